@@ -1,0 +1,27 @@
+/* Ceil-halving allgather(v): the reduce-scatter of the ceilhalf seed run
+ * backwards with the stacked skips 1, 2, 3, 5, 9, ... (phase 2 of its
+ * allreduce). Round k receives rel [skips[k], skips[k+1]) from r + skips[k]
+ * and sends rel [0, skips[k+1] - skips[k]) to r - skips[k]: p - 1 blocks in
+ * ceil(log2 p) rounds. It shares the buffer handling (two-buffer trick, at
+ * most ceil(p/2) blocks copied) with the circulant allgather: see
+ * circulant/allgather.c.
+ */
+#include "../collsim.h"
+#include "../kernel.h"
+
+int cs_allgather_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  cs_layout l = cs_layout_regular(p, recvcount);
+  return cs_allgather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm, 1);
+}
+
+int cs_allgatherv_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[], const int displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  cs_layout l = cs_layout_arrays(p, recvcounts, displs);
+  return cs_allgather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm, 1);
+}

@@ -1,0 +1,117 @@
+/* Ceil-halving reduce-scatter ("Optimal, non-pipelined reduce-scatter and
+ * allreduce algorithms breaking the power-of-two constraint", the ceilhalf
+ * seed), regular and irregular.
+ *
+ * Accepts: any p, any block sizes (zero blocks included), commutative ops
+ * only, MPI_IN_PLACE.
+ * Buffers: R[i] is the partial sum, at rank r, of the block of rank
+ * (r + i) mod p (the "rotated copy"). With s' = s and s = ceil(s/2), starting
+ * from s = p, each round sends R[s .. s'-1] to r + s and receives
+ * T[0 .. s'-s-1] from r - s, then R[i] += T[i]. Every block is reduced exactly
+ * once: p - 1 blocks in ceil(log2 p) rounds, optimal in rounds and volume
+ * for every p.
+ * No rotated copy is made: the first round sends the input blocks
+ * [s, p) straight from the input (an hindexed type where they wrap) and
+ * reduces the input into what it receives; only for odd p one input block,
+ * R[s-1], is copied. The last round receives the own block into recvbuf
+ * (not in place), so no final copy is needed either.
+ * Cost = q alpha + beta sum of the blocks sent + gamma (p-1) blocks (+ one
+ * block copy for odd p).
+ * Memory: R (ceil(p/2) blocks) and T (floor(p/2) blocks).
+ */
+#include <stdlib.h>
+
+#include "../collsim.h"
+#include "../kernel.h"
+
+int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l,
+                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  MPI_Aint ext = cs_extent(dt);
+  long own_n = cs_lcount(l, r);
+#define VBLOCK(b) ((const char *)in + cs_ldispl(l, (b)) * ext)
+  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), (int)own_n, dt, out, (int)own_n, dt);
+
+  int q = cs_ceil_log2(p), hi = p - p / 2; /* ceil(p/2) */
+  /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. */
+  long *off = malloc(sizeof(long) * (size_t)(hi + 1));
+  if (!off) return MPI_ERR_NO_MEM;
+  off[0] = 0;
+  for (int i = 0; i < hi; i++) off[i + 1] = off[i] + cs_lcount(l, (r + i) % p);
+  cs_tmp R = {0}, T = {0};
+  int rc = cs_tmp_alloc(&R, off[hi], dt);
+  if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&T, off[p / 2], dt);
+#define RAT(i) (R.buf + off[(i)] * ext)
+
+  int s = p, round = 0;
+  while (s > 1 && rc == MPI_SUCCESS) {
+    int sp = s;
+    s = sp - sp / 2;
+    int n = sp - s; /* blocks exchanged this round */
+    int last = ++round == q;
+    int to = (r + s) % p, from = cs_mod(r - s, p);
+    /* The last round receives just the own block: into out when that is
+     * not also the input. */
+    char *dst = last && !inplace ? (char *)out : (round == 1 ? R.buf : T.buf);
+    long rn = off[n];
+    if (round == 1) {
+      cs_view sv;
+      rc = cs_view_range(&sv, (void *)in, dt, l, r + s, n);
+      if (rc != MPI_SUCCESS) break;
+      rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, (int)rn, dt, from, comm);
+      cs_view_free(&sv);
+      /* R[i] = T[i] + V[r+i] for i < n, and R[s-1] = V[r+s-1] if n < s. */
+      for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        rc = cs_reduce_local(VBLOCK((r + i) % p), dst + off[i] * ext,
+                             (int)cs_lcount(l, (r + i) % p), dt, op);
+      if (rc == MPI_SUCCESS && n < s) {
+        int b = (r + s - 1) % p;
+        rc = cs_copy(VBLOCK(b), (int)cs_lcount(l, b), dt, RAT(s - 1), (int)cs_lcount(l, b), dt);
+      }
+      if (last && rc == MPI_SUCCESS && dst != (char *)out)
+        rc = cs_copy(dst, (int)own_n, dt, out, (int)own_n, dt);
+    } else {
+      rc = cs_sendrecv(RAT(s), (int)(off[sp] - off[s]), dt, to, dst, (int)rn, dt, from, comm);
+      if (rc != MPI_SUCCESS) break;
+      if (dst == (char *)out) {
+        rc = cs_reduce_local(R.buf, out, (int)own_n, dt, op);
+      } else {
+        rc = cs_reduce_local(T.buf, R.buf, (int)rn, dt, op);
+        if (rc == MPI_SUCCESS && last) rc = cs_copy(R.buf, (int)own_n, dt, out, (int)own_n, dt);
+      }
+    }
+  }
+#undef RAT
+#undef VBLOCK
+  cs_tmp_free(&R);
+  cs_tmp_free(&T);
+  free(off);
+  return rc;
+}
+
+int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int recvcount,
+                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  cs_layout l = cs_layout_regular(p, recvcount);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  return cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op,
+                                         comm, inplace);
+}
+
+int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  int *displs = malloc(sizeof(int) * (size_t)p);
+  if (!displs) return MPI_ERR_NO_MEM;
+  for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
+  cs_layout l = cs_layout_arrays(p, recvcounts, displs);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  int rc = cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op,
+                                           comm, inplace);
+  free(displs);
+  return rc;
+}

@@ -1,0 +1,157 @@
+/* Circulant reduce-scatter (Träff, Hunold, Vardas, Funk 2023, Sec. III-D,
+ * Listings 5 and 6), for regular and irregular blocks, and the circulant
+ * reduce as its special case with one non-empty block (Sec. III-C).
+ *
+ * Accepts: any p, any block sizes (zero blocks included), commutative ops
+ * only, MPI_IN_PLACE.
+ * Schedule: round k sends the partial sums of the blocks rel(B^k) (offsets
+ * o, block of rank - o) to rank - d_k and receives from rank + d_k the
+ * blocks [own, rel(B^{k+1}), ..., rel(B^{q-1})]: |rel(B^k)| = 2^(q-1-k), so a
+ * rank sends 2^q - 1 blocks in q = ceil(log2 p) rounds (sched.h).
+ * Buffers: part holds [own, rel(B^1) | ... | rel(B^{q-1})] (2^(q-1) blocks),
+ * which is exactly what round 0 receives, so round 0 receives into it; round
+ * 0 sends the input blocks rel(B^0) straight from the input through an
+ * hindexed type (no packing copy). For a round k >= 1 with e_k = 0 the own
+ * input of the blocks rel(B^k) is added once after round 0 (the rank then
+ * sends W = V + S); for e_k = 1 the rank sends S, which excludes it.
+ * Blocks of size zero are never sent, so with one non-empty block only the
+ * ranks on the paths to its owner communicate: that is the circulant reduce,
+ * q (alpha + beta m + gamma m) at the root.
+ * Memory: part plus one receive buffer of at most the same size.
+ */
+#include <stdlib.h>
+
+#include "../collsim.h"
+#include "../kernel.h"
+
+/* Reduce-scatter of the input in (layout l, block b at displ(b)) into out,
+ * which receives the own block (count(r) elements). in may equal out's
+ * buffer (MPI_IN_PLACE): the input is read before out is written. */
+int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                MPI_Op op, MPI_Comm comm, int inplace) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  MPI_Aint ext = cs_extent(dt);
+  long own_n = cs_lcount(l, r);
+  const char *own_in = (const char *)in + cs_ldispl(l, r) * ext;
+  if (p == 1) return inplace && own_in == out ? MPI_SUCCESS : cs_copy(own_in, (int)own_n, dt, out, (int)own_n, dt);
+
+  cs_circ c;
+  cs_circ_init(&c, p);
+  int nb = 1 << c.q; /* 2^q - 1 offsets, plus one spare slot */
+  int *rel = malloc(sizeof(int) * (size_t)nb);
+  int *blk = malloc(sizeof(int) * (size_t)nb);  /* absolute blocks of part */
+  long *off = malloc(sizeof(long) * (size_t)(nb / 2 + 1)); /* element offsets in part */
+  if (!rel || !blk || !off) {
+    free(rel);
+    free(blk);
+    free(off);
+    return MPI_ERR_NO_MEM;
+  }
+  cs_circ_blocks(&c, rel);
+  int half = nb / 2; /* entries of part: own + rel(B^1..q-1) */
+  int s1 = cs_circ_blocks_start(&c, 1);
+  blk[0] = r;
+  for (int j = 1; j < half; j++) blk[j] = cs_mod(r - rel[s1 + j - 1], p);
+  off[0] = 0;
+  for (int j = 0; j < half; j++) off[j + 1] = off[j] + cs_lcount(l, blk[j]);
+  long part_n = off[half];
+
+  int rc = MPI_SUCCESS;
+  cs_tmp part = {0}, temp = {0};
+  char *own;
+  /* When only the own block is non-empty here (a reduce root) and the
+   * input is elsewhere, the own block is accumulated in out directly. */
+  int own_is_out = !inplace && part_n == own_n;
+  if (own_is_out) {
+    own = out;
+  } else {
+    rc = cs_tmp_alloc(&part, part_n, dt);
+    own = part.buf;
+  }
+  char *pbuf = own_is_out ? (char *)out : part.buf;
+  if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&temp, part_n, dt);
+
+  /* Round 0: the input blocks rel(B^0), in enumeration order, go to r - 1. */
+  if (rc == MPI_SUCCESS) {
+    int n0 = half;
+    int *b0 = malloc(sizeof(int) * (size_t)n0);
+    cs_view sv;
+    if (!b0) rc = MPI_ERR_NO_MEM;
+    else {
+      for (int j = 0; j < n0; j++) b0[j] = cs_mod(r - rel[j], p);
+      rc = cs_view_list(&sv, (void *)in, dt, l, b0, n0);
+      free(b0);
+      if (rc == MPI_SUCCESS) {
+        rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), pbuf, (int)part_n, dt,
+                         cs_mod(r + c.d[0], p), comm);
+        cs_view_free(&sv);
+      }
+    }
+  }
+  /* Add the own input where it is due: to the own block, and to the blocks
+   * of rounds with e_k = 0. */
+  if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, (int)own_n, dt, op);
+  for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
+    int n = 1 << (c.q - 1 - k);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++, j++)
+      if (!c.e[k])
+        rc = cs_reduce_local((const char *)in + cs_ldispl(l, blk[j]) * ext, pbuf + off[j] * ext,
+                             (int)cs_lcount(l, blk[j]), dt, op);
+  }
+  /* Rounds 1 .. q-1: send the segment of round k, receive [own, segments
+   * k+1 .. q-1] and reduce it in place. */
+  for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
+    int n = 1 << (c.q - 1 - k);
+    long seg = off[j + n] - off[j], tail = part_n - off[j + n];
+    rc = cs_sendrecv(pbuf + off[j] * ext, (int)seg, dt, cs_mod(r - c.d[k], p), temp.buf,
+                     (int)(own_n + tail), dt, cs_mod(r + c.d[k], p), comm);
+    if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, (int)own_n, dt, op);
+    if (rc == MPI_SUCCESS)
+      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, (int)tail, dt, op);
+    j += n;
+  }
+  if (rc == MPI_SUCCESS && own != (char *)out) rc = cs_copy(own, (int)own_n, dt, out, (int)own_n, dt);
+  cs_tmp_free(&part);
+  cs_tmp_free(&temp);
+  free(rel);
+  free(blk);
+  free(off);
+  return rc;
+}
+
+int cs_reduce_scatter_block_circulant(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  cs_layout l = cs_layout_regular(p, recvcount);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                     inplace);
+}
+
+int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  int *displs = malloc(sizeof(int) * (size_t)p);
+  if (!displs) return MPI_ERR_NO_MEM;
+  for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
+  cs_layout l = cs_layout_arrays(p, recvcounts, displs);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  int rc = cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                       inplace);
+  free(displs);
+  return rc;
+}
+
+int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                        MPI_Op op, int root, MPI_Comm comm) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  cs_layout l = cs_layout_single(p, root, count);
+  int inplace = sendbuf == MPI_IN_PLACE;
+  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                     inplace);
+}

@@ -1,0 +1,64 @@
+/* The collsim kernel library: one C function per registered algorithm, with
+ * the MPI signature of its collective, and the dispatcher that checks an
+ * algorithm's restrictions (from the registry) before calling it. */
+#ifndef COLLSIM_H
+#define COLLSIM_H
+
+#include <mpi.h>
+
+#include "registry.h"
+
+#define CS_PARAMS_allreduce \
+  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+#define CS_PARAMS_reduce                                                                     \
+  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, \
+   MPI_Comm comm)
+#define CS_PARAMS_reduce_scatter_block \
+  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+#define CS_PARAMS_reduce_scatter                                                     \
+  (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype dt, MPI_Op op, \
+   MPI_Comm comm)
+#define CS_PARAMS_allgather                                                      \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
+   MPI_Datatype recvtype, MPI_Comm comm)
+#define CS_PARAMS_allgatherv                                                    \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+#define CS_PARAMS_gather                                                         \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
+   MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define CS_PARAMS_gatherv                                                                  \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,              \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define CS_PARAMS_scatter CS_PARAMS_gather
+#define CS_PARAMS_scatterv                                                                  \
+  (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, \
+   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define CS_PARAMS_bcast (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+#define CS_PARAMS_scan CS_PARAMS_allreduce
+#define CS_PARAMS_exscan CS_PARAMS_allreduce
+
+/* Prototypes of all kernels, from the registry. */
+#define CS_ALGO(coll, name, family, flags, ref) int cs_##coll##_##name CS_PARAMS_##coll;
+#include "registry.def"
+#undef CS_ALGO
+
+/* Arguments of any collective call; unused fields are ignored. */
+typedef struct {
+  const void *sendbuf;
+  void *recvbuf;
+  int count;                  /* allreduce, reduce, reduce_scatter_block, bcast, scan, exscan */
+  int sendcount, recvcount;   /* allgather(v), gather(v), scatter(v) */
+  MPI_Datatype dt, sendtype, recvtype;
+  const int *counts, *displs; /* reduce_scatter, allgatherv, gatherv, scatterv */
+  MPI_Op op;
+  int root;
+  MPI_Comm comm;
+} cs_args;
+
+/* Calls algorithm a with x after checking its restrictions. Returns the
+ * kernel's MPI error code, or MPI_ERR_OP (and one line on stderr) for a
+ * non-commutative op given to an algorithm that needs a commutative one. */
+int cs_run(const cs_algo_info *a, const cs_args *x);
+
+#endif

@@ -1,0 +1,66 @@
+/* The dispatcher: checks an algorithm's restrictions (registry data) and
+ * calls its kernel with the arguments of its collective. */
+#include <stdio.h>
+
+#include "collsim.h"
+
+typedef union {
+#define CS_COLL(id, mpi, reduces, rooted, inplace) int(*id) CS_PARAMS_##id;
+#include "colls.def"
+#undef CS_COLL
+} cs_fn;
+
+static const cs_fn fns[] = {
+#define CS_ALGO(coll, name, family, flags, ref) {.coll = cs_##coll##_##name},
+#include "registry.def"
+#undef CS_ALGO
+};
+
+int cs_run(const cs_algo_info *a, const cs_args *x) {
+  const cs_fn f = fns[a - cs_algos];
+  if (a->flags & CS_COMMUTATIVE) {
+    int commute = 1;
+    MPI_Op_commutative(x->op, &commute);
+    if (!commute) {
+      int rank;
+      MPI_Comm_rank(x->comm, &rank);
+      if (rank == 0)
+        fprintf(stderr,
+                "collsim: %s/%s needs a commutative op; this op is not commutative "
+                "(use an algorithm without that restriction, e.g. native)\n",
+                cs_colls[a->coll].name, a->name);
+      return MPI_ERR_OP;
+    }
+  }
+  switch (a->coll) {
+  case CS_allreduce: return f.allreduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
+  case CS_reduce:
+    return f.reduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->root, x->comm);
+  case CS_reduce_scatter_block:
+    return f.reduce_scatter_block(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
+  case CS_reduce_scatter:
+    return f.reduce_scatter(x->sendbuf, x->recvbuf, x->counts, x->dt, x->op, x->comm);
+  case CS_allgather:
+    return f.allgather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount,
+                       x->recvtype, x->comm);
+  case CS_allgatherv:
+    return f.allgatherv(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->counts, x->displs,
+                        x->recvtype, x->comm);
+  case CS_gather:
+    return f.gather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
+                    x->root, x->comm);
+  case CS_gatherv:
+    return f.gatherv(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->counts, x->displs,
+                     x->recvtype, x->root, x->comm);
+  case CS_scatter:
+    return f.scatter(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
+                     x->root, x->comm);
+  case CS_scatterv:
+    return f.scatterv(x->sendbuf, x->counts, x->displs, x->sendtype, x->recvbuf, x->recvcount,
+                      x->recvtype, x->root, x->comm);
+  case CS_bcast: return f.bcast(x->recvbuf, x->count, x->dt, x->root, x->comm);
+  case CS_scan: return f.scan(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
+  case CS_exscan: return f.exscan(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
+  default: return MPI_ERR_ARG;
+  }
+}

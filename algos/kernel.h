@@ -1,0 +1,120 @@
+/* What every collsim kernel may use besides MPI point-to-point: the one
+ * local-work helper (reductions and copies, which charge gamma per byte in
+ * simulation), temporary buffers, and views of block ranges in user buffers.
+ * Nothing here tells a kernel whether it runs under SMPI or a real MPI.
+ */
+#ifndef COLLSIM_KERNEL_H
+#define COLLSIM_KERNEL_H
+
+#include <mpi.h>
+
+#include "sched.h"
+
+/* Message tag of all collsim kernels (one collective at a time per
+ * communicator, as MPI requires for blocking collectives). */
+#define CS_TAG 7411
+
+#define CS_CHECK(call)                 \
+  do {                                 \
+    int cs_rc_ = (call);               \
+    if (cs_rc_ != MPI_SUCCESS) return cs_rc_; \
+  } while (0)
+
+/* Run-time switches of the local-work helper, set by the driver:
+ * skip_compute: charge the cost of local work but do not do it (timing runs
+ * whose data are not checked); shared_buffers: temporary buffers come from
+ * SMPI_SHARED_MALLOC in simulation (no effect on real MPI). */
+extern int cs_skip_compute;
+extern int cs_shared_buffers;
+
+/* Counters of the local work done by this process (bytes), for tests and
+ * for holding the models against the kernels. */
+extern double cs_reduced_bytes, cs_copied_bytes;
+
+/* inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local). */
+int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+
+/* Type-correct local copy of scount elements of stype into rcount elements
+ * of rtype (type signatures must match, as for a message). */
+int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+            MPI_Datatype rtype);
+
+/* A temporary buffer that can hold count elements of dt laid out as in a
+ * user buffer (extent apart). buf may be used as an MPI buffer. */
+typedef struct {
+  char *buf;
+  void *base;
+  int shared;
+} cs_tmp;
+int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt);
+void cs_tmp_free(cs_tmp *t);
+
+/* The layout of p blocks in a user buffer: block b has count(b) elements
+ * at element displacement displ(b). Regular and evenly split layouts need
+ * no O(p) arrays (8192-rank simulations keep every process small). */
+enum { CS_LAYOUT_REGULAR, CS_LAYOUT_EVEN, CS_LAYOUT_SINGLE, CS_LAYOUT_ARRAYS };
+typedef struct {
+  int kind, p;
+  long n;     /* REGULAR: elements per block; EVEN: total; SINGLE: count of block `single` */
+  int single; /* SINGLE: the only non-empty block, at displacement 0 */
+  const int *counts, *displs; /* ARRAYS */
+} cs_layout;
+
+cs_layout cs_layout_regular(int p, long n);
+cs_layout cs_layout_even(int p, long total);
+cs_layout cs_layout_single(int p, int block, long n);
+cs_layout cs_layout_arrays(int p, const int counts[], const int displs[]);
+long cs_lcount(const cs_layout *l, int b);
+long cs_ldispl(const cs_layout *l, int b);
+/* Sum of count((first + i) mod p) for i in [0, n). */
+long cs_lsum(const cs_layout *l, int first, int n);
+/* True iff blocks first .. first+n-1 (no wrap) lie back to back in order. */
+int cs_lpacked(const cs_layout *l, int first, int n);
+
+/* A message description (buf, count, type) of a list of blocks of a user
+ * buffer. Blocks that lie back to back are described by the element type
+ * itself; others by an hindexed derived type (no copy). */
+typedef struct {
+  void *buf;
+  int count;
+  MPI_Datatype type;
+  int derived;
+} cs_view;
+/* n blocks first, first+1, ... (indices mod p). */
+int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first,
+                  int n);
+/* n blocks given by a list. */
+int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
+                 const int blocks[], int n);
+void cs_view_free(cs_view *v);
+
+/* Exchange with MPI_Sendrecv; a zero-sized side talks to MPI_PROC_NULL so
+ * that no message is sent at all. */
+int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf,
+                int rcount, MPI_Datatype rtype, int src, MPI_Comm comm);
+int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm);
+
+/* Cores shared by several kernels (see their files). in is the input vector
+ * (recvbuf when in place), out the own block's place. */
+int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                MPI_Op op, MPI_Comm comm, int inplace);
+int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l,
+                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace);
+int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                MPI_Op op, MPI_Comm comm, int inplace);
+/* ceilhalf = 0: circulant allgather; 1: ceil-halving allgather. */
+int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                      const cs_layout *l, MPI_Datatype dt, MPI_Comm comm, int ceilhalf);
+
+static inline MPI_Aint cs_extent(MPI_Datatype dt) {
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(dt, &lb, &ext);
+  return ext;
+}
+
+static inline int cs_mod(long a, int p) {
+  long r = a % p;
+  return (int)(r < 0 ? r + p : r);
+}
+
+#endif

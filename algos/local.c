@@ -1,0 +1,261 @@
+/* The local-work helper and buffer utilities shared by all kernels.
+ *
+ * In simulation (SMPI's mpi.h defines SMPI_H) every reduction and copy of b
+ * bytes charges smpi_execute_flops(b): the platform gives each host a speed
+ * of 1/gamma flop/s, so local work costs exactly gamma seconds per byte, run
+ * after run. On a real MPI library the helper only does the work.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+#ifdef SMPI_H
+#include <smpi/smpi.h>
+#endif
+
+int cs_skip_compute = 0;
+int cs_shared_buffers = 0;
+double cs_reduced_bytes = 0, cs_copied_bytes = 0;
+
+static void charge(double bytes) {
+#ifdef SMPI_H
+  if (bytes > 0) smpi_execute_flops(bytes);
+#else
+  (void)bytes;
+#endif
+}
+
+int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op) {
+  if (count <= 0) return MPI_SUCCESS;
+  int size;
+  MPI_Type_size(dt, &size);
+  double bytes = (double)count * size;
+  cs_reduced_bytes += bytes;
+  charge(bytes);
+  if (cs_skip_compute) return MPI_SUCCESS;
+  return MPI_Reduce_local(in, inout, count, dt, op);
+}
+
+static int is_contiguous(MPI_Datatype dt) {
+  MPI_Aint lb, ext, tlb, text;
+  int size;
+  MPI_Type_get_extent(dt, &lb, &ext);
+  MPI_Type_get_true_extent(dt, &tlb, &text);
+  MPI_Type_size(dt, &size);
+  return lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
+}
+
+int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+            MPI_Datatype rtype) {
+  int ssize, rsize;
+  MPI_Type_size(stype, &ssize);
+  MPI_Type_size(rtype, &rsize);
+  long bytes = (long)scount * ssize;
+  if (bytes != (long)rcount * rsize) return MPI_ERR_TRUNCATE;
+  if (bytes == 0 || src == dst) return MPI_SUCCESS;
+  cs_copied_bytes += (double)bytes;
+  charge((double)bytes);
+  if (cs_skip_compute) return MPI_SUCCESS;
+  if (stype == rtype && is_contiguous(stype)) {
+    memmove(dst, src, (size_t)bytes);
+    return MPI_SUCCESS;
+  }
+  /* Type-correct copy through the MPI type engine: pack, then unpack. */
+  int packsize, pos = 0;
+  MPI_Pack_size(scount, stype, MPI_COMM_SELF, &packsize);
+  void *pack = malloc((size_t)packsize + 1);
+  if (!pack) return MPI_ERR_NO_MEM;
+  int rc = MPI_Pack(src, scount, stype, pack, packsize, &pos, MPI_COMM_SELF);
+  if (rc == MPI_SUCCESS) {
+    int upos = 0;
+    rc = MPI_Unpack(pack, pos, &upos, dst, rcount, rtype, MPI_COMM_SELF);
+  }
+  free(pack);
+  return rc;
+}
+
+int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt) {
+  MPI_Aint lb, ext, tlb, text;
+  MPI_Type_get_extent(dt, &lb, &ext);
+  MPI_Type_get_true_extent(dt, &tlb, &text);
+  size_t bytes = count > 0 ? (size_t)((count - 1) * ext + text) : 0;
+  t->shared = 0;
+#ifdef SMPI_H
+  if (cs_shared_buffers && bytes > 0) {
+    t->base = SMPI_SHARED_MALLOC(bytes);
+    t->shared = 1;
+  } else
+#endif
+    t->base = malloc(bytes + 1);
+  if (!t->base) return MPI_ERR_NO_MEM;
+  t->buf = (char *)t->base - tlb;
+  return MPI_SUCCESS;
+}
+
+void cs_tmp_free(cs_tmp *t) {
+  if (!t->base) return;
+#ifdef SMPI_H
+  if (t->shared) {
+    SMPI_SHARED_FREE(t->base);
+    t->base = NULL;
+    return;
+  }
+#endif
+  free(t->base);
+  t->base = NULL;
+}
+
+cs_layout cs_layout_regular(int p, long n) {
+  cs_layout l = {CS_LAYOUT_REGULAR, p, n, -1, NULL, NULL};
+  return l;
+}
+cs_layout cs_layout_even(int p, long total) {
+  cs_layout l = {CS_LAYOUT_EVEN, p, total, -1, NULL, NULL};
+  return l;
+}
+cs_layout cs_layout_single(int p, int block, long n) {
+  cs_layout l = {CS_LAYOUT_SINGLE, p, n, block, NULL, NULL};
+  return l;
+}
+cs_layout cs_layout_arrays(int p, const int counts[], const int displs[]) {
+  cs_layout l = {CS_LAYOUT_ARRAYS, p, 0, -1, counts, displs};
+  return l;
+}
+
+long cs_lcount(const cs_layout *l, int b) {
+  switch (l->kind) {
+  case CS_LAYOUT_REGULAR: return l->n;
+  case CS_LAYOUT_EVEN: return l->n / l->p + (b < l->n % l->p ? 1 : 0);
+  case CS_LAYOUT_SINGLE: return b == l->single ? l->n : 0;
+  default: return l->counts[b];
+  }
+}
+
+long cs_ldispl(const cs_layout *l, int b) {
+  switch (l->kind) {
+  case CS_LAYOUT_REGULAR: return (long)b * l->n;
+  case CS_LAYOUT_EVEN: {
+    long base = l->n / l->p, extra = l->n % l->p;
+    return (long)b * base + (b < extra ? b : extra);
+  }
+  case CS_LAYOUT_SINGLE: return 0;
+  default: return l->displs[b];
+  }
+}
+
+long cs_lsum(const cs_layout *l, int first, int n) {
+  int p = l->p;
+  if (n <= 0) return 0;
+  if (l->kind == CS_LAYOUT_REGULAR) return (long)n * l->n;
+  if (l->kind == CS_LAYOUT_EVEN && first + n <= p)
+    return cs_ldispl(l, first + n - 1) + cs_lcount(l, first + n - 1) - cs_ldispl(l, first);
+  long s = 0;
+  for (int i = 0; i < n; i++) s += cs_lcount(l, (first + i) % p);
+  return s;
+}
+
+int cs_lpacked(const cs_layout *l, int first, int n) {
+  if (l->kind != CS_LAYOUT_ARRAYS) return first + n <= l->p;
+  long end = -1;
+  for (int i = 0; i < n; i++) {
+    int b = first + i;
+    if (b >= l->p) return 0;
+    if (l->counts[b] == 0) continue;
+    if (end >= 0 && l->displs[b] != end) return 0;
+    end = (long)l->displs[b] + l->counts[b];
+  }
+  return 1;
+}
+
+int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
+                 const int blocks[], int n) {
+  MPI_Aint ext = cs_extent(dt);
+  long total = 0, start = -1, end = 0;
+  int contiguous = 1, m = 0;
+  for (int i = 0; i < n; i++) {
+    long c = cs_lcount(l, blocks[i]), d = cs_ldispl(l, blocks[i]);
+    if (c == 0) continue;
+    if (start < 0) start = d;
+    else if (d != end) contiguous = 0;
+    end = d + c;
+    total += c;
+    m++;
+  }
+  v->derived = 0;
+  v->type = dt;
+  v->buf = base;
+  v->count = 0;
+  if (total == 0) return MPI_SUCCESS;
+  if (contiguous) {
+    v->buf = (char *)base + start * ext;
+    v->count = (int)total;
+    return MPI_SUCCESS;
+  }
+  int *lens = malloc(sizeof(int) * (size_t)m);
+  MPI_Aint *disp = malloc(sizeof(MPI_Aint) * (size_t)m);
+  if (!lens || !disp) {
+    free(lens);
+    free(disp);
+    return MPI_ERR_NO_MEM;
+  }
+  m = 0;
+  for (int i = 0; i < n; i++) {
+    long c = cs_lcount(l, blocks[i]);
+    if (c == 0) continue;
+    lens[m] = (int)c;
+    disp[m] = (MPI_Aint)cs_ldispl(l, blocks[i]) * ext;
+    m++;
+  }
+  int rc = MPI_Type_create_hindexed(m, lens, disp, dt, &v->type);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&v->type);
+  free(lens);
+  free(disp);
+  v->count = 1;
+  v->derived = (rc == MPI_SUCCESS);
+  return rc;
+}
+
+int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first,
+                  int n) {
+  int p = l->p;
+  first = cs_mod(first, p);
+  /* Back-to-back ranges (the common case) need no block list. */
+  if (first + n <= p && cs_lpacked(l, first, n)) {
+    long total = cs_lsum(l, first, n);
+    v->derived = 0;
+    v->type = dt;
+    v->buf = base;
+    v->count = (int)total;
+    if (total > 0) {
+      int b = first;
+      while (cs_lcount(l, b) == 0) b++;
+      v->buf = (char *)base + cs_ldispl(l, b) * cs_extent(dt);
+    }
+    return MPI_SUCCESS;
+  }
+  int *blocks = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+  if (!blocks) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++) blocks[i] = (first + i) % p;
+  int rc = cs_view_list(v, base, dt, l, blocks, n);
+  free(blocks);
+  return rc;
+}
+
+void cs_view_free(cs_view *v) {
+  if (v->derived) MPI_Type_free(&v->type);
+  v->derived = 0;
+}
+
+int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf,
+                int rcount, MPI_Datatype rtype, int src, MPI_Comm comm) {
+  if (scount == 0) dest = MPI_PROC_NULL;
+  if (rcount == 0) src = MPI_PROC_NULL;
+  if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) return MPI_SUCCESS;
+  return MPI_Sendrecv(sbuf, scount, stype, dest, CS_TAG, rbuf, rcount, rtype, src, CS_TAG,
+                      comm, MPI_STATUS_IGNORE);
+}
+
+int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm) {
+  return cs_sendrecv(s->buf, s->count, s->type, dest, r->buf, r->count, r->type, src, comm);
+}

@@ -1,0 +1,700 @@
+/* Correctness harness: runs every requested case (collective x algorithm x
+ * count x layout x root x in-place x type/op) in ONE MPI job and compares each
+ * rank's result, byte for byte, with values computed by formula on that rank.
+ * The library's own collective (native) is just another algorithm checked
+ * against the same formulas.
+ *
+ * A case passes iff every rank got exactly the expected bytes in the
+ * defined part of its receive buffer, left every byte it must not write
+ * untouched (guard elements after the buffer, gaps inside derived types),
+ * and returned MPI_SUCCESS; or, for a non-commutative op given to an
+ * algorithm that needs a commutative one, iff every rank returned
+ * MPI_ERR_OP. A failure prints one line naming the case, the rank, the first
+ * wrong element, the expected and the obtained value.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algos/collsim.h"
+#include "../algos/sched.h"
+#include "driver.h"
+
+/* ---- element types and ops ------------------------------------------- */
+
+enum { T_INT, T_DOUBLE, T_BYTE, T_VEC, T_NONCOMM, T_N };
+typedef struct {
+  const char *name, *opname;
+  MPI_Datatype dt;
+  MPI_Op op;
+  size_t ext, data; /* extent and bytes of data per element (vec has a gap) */
+  int reduces_only; /* noncomm: only meaningful for reductions */
+} ctype;
+
+static ctype types[T_N];
+static const unsigned char SENT = 0xA5, SEND_GAP = 0x3C;
+
+/* vec: {int sum; int max} in 12 bytes (4-byte gap), a commutative user op. */
+static void vec_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)dt;
+  for (int i = 0; i < *len; i++) {
+    int *a = (int *)((char *)in + 12 * (size_t)i), *b = (int *)((char *)inout + 12 * (size_t)i);
+    b[0] += a[0];
+    if (a[1] > b[1]) b[1] = a[1];
+  }
+}
+/* noncomm: affine maps x -> a x + b mod 251 composed in rank order:
+ * (a1,b1) o (a2,b2) = (a1 a2, a1 b2 + b1): associative, not commutative. */
+static void affine_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)dt;
+  for (int i = 0; i < *len; i++) {
+    int *x = (int *)in + 2 * i, *y = (int *)inout + 2 * i;
+    int a = x[0] * y[0] % 251, b = (x[0] * y[1] + x[1]) % 251;
+    y[0] = a;
+    y[1] = b;
+  }
+}
+
+static void types_init(void) {
+  MPI_Datatype pair, vec, aff;
+  MPI_Op vop, aop;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_create_resized(pair, 0, 12, &vec);
+  MPI_Type_commit(&vec);
+  MPI_Type_free(&pair);
+  MPI_Type_contiguous(2, MPI_INT, &aff);
+  MPI_Type_commit(&aff);
+  MPI_Op_create(vec_op, 1, &vop);
+  MPI_Op_create(affine_op, 0, &aop);
+  types[T_INT] = (ctype){"int", "sum", MPI_INT, MPI_SUM, 4, 4, 0};
+  types[T_DOUBLE] = (ctype){"double", "max", MPI_DOUBLE, MPI_MAX, 8, 8, 0};
+  types[T_BYTE] = (ctype){"byte", "bor", MPI_BYTE, MPI_BOR, 1, 1, 0};
+  types[T_VEC] = (ctype){"vec", "user", vec, vop, 12, 8, 0};
+  types[T_NONCOMM] = (ctype){"pair", "noncomm", aff, aop, 8, 8, 1};
+}
+
+/* The input element gi of rank r. */
+static void gen(int t, int r, long gi, void *e) {
+  switch (t) {
+  case T_INT: *(int *)e = (int)((r * 131L + gi * 7 + 3) % 1999) - 999; break;
+  case T_DOUBLE: *(double *)e = (double)((r * 37L + gi * 11) % 1013) + r * 1e-3; break;
+  case T_BYTE: *(unsigned char *)e = (unsigned char)((1u << ((r + gi) % 8)) | (((r * 3 + gi) & 2) << 3)); break;
+  case T_VEC:
+    ((int *)e)[0] = (int)((r * 17L + gi * 5) % 211) - 100;
+    ((int *)e)[1] = (int)((r * 29L + gi * 3) % 97);
+    break;
+  case T_NONCOMM:
+    ((int *)e)[0] = 1 + (int)((r + gi) % 250);
+    ((int *)e)[1] = (int)((r * 7L + gi) % 251);
+    break;
+  }
+}
+
+/* op over ranks lo .. hi-1 (in rank order) of element gi. */
+static void fold(int t, int lo, int hi, long gi, void *e) {
+  unsigned char x[16];
+  gen(t, lo, gi, e);
+  for (int r = lo + 1; r < hi; r++) {
+    gen(t, r, gi, x);
+    switch (t) {
+    case T_INT: *(int *)e += *(int *)x; break;
+    case T_DOUBLE: if (*(double *)x > *(double *)e) *(double *)e = *(double *)x; break;
+    case T_BYTE: *(unsigned char *)e |= *(unsigned char *)x; break;
+    case T_VEC:
+      ((int *)e)[0] += ((int *)x)[0];
+      if (((int *)x)[1] > ((int *)e)[1]) ((int *)e)[1] = ((int *)x)[1];
+      break;
+    case T_NONCOMM: {
+      int *a = e, *b = (int *)x;
+      int na = a[0] * b[0] % 251, nb = (a[0] * b[1] + a[1]) % 251;
+      a[0] = na;
+      a[1] = nb;
+      break;
+    }
+    }
+  }
+}
+
+/* Fills n elements of rank r's input (global indices gi0, gi0+1, ...) at
+ * buf, leaving gaps as SEND_GAP. */
+static void fill_gap(int t, int r, long gi0, long n, char *buf, unsigned char gap) {
+  const ctype *ty = &types[t];
+  for (long i = 0; i < n; i++) {
+    char *e = buf + i * (long)ty->ext;
+    memset(e, gap, ty->ext);
+    gen(t, r, gi0 + i, e);
+  }
+}
+
+static void print_elem(int t, const unsigned char *e, char *out, size_t len) {
+  switch (t) {
+  case T_INT: snprintf(out, len, "%d", *(const int *)e); break;
+  case T_DOUBLE: snprintf(out, len, "%.17g", *(const double *)e); break;
+  case T_BYTE: snprintf(out, len, "0x%02x", *e); break;
+  default: {
+    size_t o = 0;
+    for (size_t i = 0; i < types[t].ext && o + 3 < len; i++) o += (size_t)snprintf(out + o, len - o, "%02x", e[i]);
+  }
+  }
+}
+
+/* Input in a send buffer: gaps carry SEND_GAP, which must never reach a
+ * receive buffer. */
+static void fill_input(int t, int r, long gi0, long n, char *buf) { fill_gap(t, r, gi0, n, buf, SEND_GAP); }
+/* Input placed in a receive buffer (MPI_IN_PLACE): gaps stay SENT. */
+static void fill_inplace(int t, int r, long gi0, long n, char *buf) { fill_gap(t, r, gi0, n, buf, SENT); }
+
+/* Defects of MPI libraries that this harness found. Such cases still run
+ * and are still checked; a failure is reported as KNOWN (not counted as a
+ * failure of collsim), and a pass as a note that the defect is gone. */
+typedef struct {
+  int smpi; /* 1: SMPI, 0: a real MPI library */
+  cs_coll coll;
+  int type;
+  const char *what;
+} known_defect;
+static const known_defect known_defects[] = {
+    {1, CS_scan, T_NONCOMM, "SMPI 3.32 MPI_Scan computes wrong results for a non-commutative op"},
+    {1, CS_exscan, T_NONCOMM, "SMPI 3.32 MPI_Exscan computes wrong results for a non-commutative op"},
+};
+
+static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, int type) {
+#ifdef SMPI_H
+  int smpi = 1;
+#else
+  int smpi = 0;
+#endif
+  if (!(a->flags & CS_NATIVE)) return NULL;
+  for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
+    if (known_defects[i].smpi == smpi && known_defects[i].coll == coll && known_defects[i].type == type)
+      return &known_defects[i];
+  return NULL;
+}
+
+/* ---- case description ------------------------------------------------- */
+
+enum { L_EVEN, L_ONE, L_RAMP, L_REV, L_EXPLICIT, L_N };
+static const char *layout_names[L_N] = {"even", "one", "ramp", "rev", "explicit"};
+static int *explicit_counts; /* --counts c0,c1,...: one per rank */
+
+typedef struct {
+  cs_coll coll;
+  const cs_algo_info *algo;
+  const char *algo_name;
+  long count; /* as given: total (v-collectives, reduce_scatter) or per call */
+  int layout, root, inplace, type;
+} ccase;
+
+/* Counts and displacements of the p blocks of a v-collective or
+ * reduce_scatter for total n in a layout. */
+static void make_layout(int layout, int p, long n, int *counts, int *displs) {
+  switch (layout) {
+  case L_ONE:
+    for (int i = 0; i < p; i++) counts[i] = i == p / 2 ? (int)n : 0;
+    break;
+  case L_RAMP: {
+    long s = 0, tri = (long)p * (p - 1) / 2;
+    for (int i = 0; i < p; i++) {
+      counts[i] = tri ? (int)((n * i) / tri) : 0;
+      s += counts[i];
+    }
+    counts[p - 1] += (int)(n - s);
+    break;
+  }
+  case L_EXPLICIT:
+    for (int i = 0; i < p; i++) counts[i] = explicit_counts[i];
+    break;
+  default: cs_split_even(n, p, counts, NULL);
+  }
+  long d = 0;
+  if (layout == L_REV) {
+    for (int i = p - 1; i >= 0; i--) {
+      displs[i] = (int)d;
+      d += counts[i] + 1; /* a one-element hole between blocks */
+    }
+  } else {
+    for (int i = 0; i < p; i++) {
+      displs[i] = (int)d;
+      d += counts[i];
+    }
+  }
+}
+
+static long layout_extent(int p, const int *counts, const int *displs) {
+  long e = 0;
+  for (int i = 0; i < p; i++)
+    if ((long)displs[i] + counts[i] > e) e = (long)displs[i] + counts[i];
+  return e;
+}
+
+#define GUARD 2
+
+typedef struct {
+  long passed, failed;
+  int verbose;
+  unsigned char *failed_flags; /* per case, this rank */
+  long ncase, capcase;
+} tally;
+
+static void note(tally *ty, int fail) {
+  if (ty->ncase == ty->capcase) {
+    ty->capcase = ty->capcase ? 2 * ty->capcase : 1024;
+    ty->failed_flags = realloc(ty->failed_flags, (size_t)ty->capcase);
+  }
+  ty->failed_flags[ty->ncase++] = (unsigned char)fail;
+}
+
+static void describe(const ccase *c, int p, char *out, size_t len) {
+  const ctype *t = &types[c->type];
+  int v = c->coll == CS_reduce_scatter || c->coll == CS_allgatherv || c->coll == CS_gatherv ||
+          c->coll == CS_scatterv;
+  snprintf(out, len, "coll=%s algo=%s p=%d count=%ld%s%s root=%d in_place=%d type=%s op=%s",
+           cs_colls[c->coll].name, c->algo_name, p, c->count, v ? " layout=" : "",
+           v ? layout_names[c->layout] : "", cs_colls[c->coll].rooted ? c->root : -1, c->inplace,
+           t->name, cs_colls[c->coll].reduces ? t->opname : "-");
+}
+
+/* Runs one case on every rank; returns 1 if this rank saw a failure. */
+static int run_case(const ccase *c, MPI_Comm comm) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  const ctype *ty = &types[c->type];
+  long E = (long)ty->ext;
+  int root = c->root, isroot = r == root;
+  int *counts = malloc(sizeof(int) * (size_t)p), *displs = malloc(sizeof(int) * (size_t)p);
+  long n = c->count;
+  make_layout(c->layout, p, n, counts, displs);
+
+  /* Sizes in elements of the send buffer, the receive buffer, and the
+   * checked range of the receive buffer [clo, chi). */
+  long sn = 0, rn = 0, clo = 0, chi = 0;
+  int check = 1;
+  cs_args x = {0};
+  x.dt = x.sendtype = x.recvtype = ty->dt;
+  x.op = ty->op;
+  x.root = root;
+  x.comm = comm;
+  switch (c->coll) {
+  case CS_allreduce: case CS_scan: case CS_exscan:
+    sn = rn = chi = n;
+    x.count = (int)n;
+    if (c->coll == CS_exscan && r == 0) check = 0; /* undefined on rank 0 */
+    break;
+  case CS_reduce:
+    sn = n;
+    rn = isroot ? n : 0;
+    chi = rn;
+    x.count = (int)n;
+    break;
+  case CS_reduce_scatter_block:
+    sn = n * p;
+    rn = c->inplace ? n * p : n;
+    chi = n;
+    x.count = (int)n;
+    break;
+  case CS_reduce_scatter: {
+    long tot = 0;
+    for (int i = 0; i < p; i++) tot += counts[i];
+    sn = tot;
+    rn = c->inplace ? tot : counts[r];
+    chi = counts[r];
+    x.counts = counts;
+    /* reduce_scatter's blocks are consecutive: recompute packed displs */
+    break;
+  }
+  case CS_allgather:
+    sn = n;
+    rn = chi = n * p;
+    x.sendcount = x.recvcount = (int)n;
+    break;
+  case CS_allgatherv:
+    sn = counts[r];
+    rn = chi = layout_extent(p, counts, displs);
+    x.sendcount = counts[r];
+    x.counts = counts;
+    x.displs = displs;
+    break;
+  case CS_gather:
+    sn = n;
+    rn = isroot ? n * p : 0;
+    chi = rn;
+    x.sendcount = x.recvcount = (int)n;
+    break;
+  case CS_gatherv:
+    sn = counts[r];
+    rn = isroot ? layout_extent(p, counts, displs) : 0;
+    chi = rn;
+    x.sendcount = counts[r];
+    x.counts = counts;
+    x.displs = displs;
+    break;
+  case CS_scatter:
+    sn = isroot ? n * p : 0;
+    rn = chi = n;
+    x.sendcount = x.recvcount = (int)n;
+    break;
+  case CS_scatterv:
+    sn = isroot ? layout_extent(p, counts, displs) : 0;
+    rn = chi = counts[r];
+    x.recvcount = counts[r];
+    x.counts = counts;
+    x.displs = displs;
+    break;
+  case CS_bcast:
+    rn = chi = n;
+    x.count = (int)n;
+    break;
+  default: break;
+  }
+  if (c->coll == CS_reduce_scatter) {
+    for (int i = 0, d = 0; i < p; d += counts[i++]) displs[i] = d;
+  }
+  int inplace_here = c->inplace && (cs_colls[c->coll].in_place == 1 || isroot);
+  /* Buffers with guard elements after them. */
+  char *sbuf = malloc((size_t)((sn + GUARD) * E));
+  char *rbuf = malloc((size_t)((rn + GUARD) * E));
+  char *ebuf = malloc((size_t)((rn + GUARD) * E));
+  memset(sbuf, SEND_GAP, (size_t)((sn + GUARD) * E));
+  memset(rbuf, SENT, (size_t)((rn + GUARD) * E));
+  memset(ebuf, SENT, (size_t)((rn + GUARD) * E));
+
+  /* Inputs (global element index = index in the rank's send vector) and
+   * the expected image of the receive buffer. */
+  unsigned char el[16];
+  switch (c->coll) {
+  case CS_allreduce: case CS_reduce: case CS_scan: case CS_exscan:
+    if (inplace_here) fill_inplace(c->type, r, 0, n, rbuf);
+    else fill_input(c->type, r, 0, n, sbuf);
+    if (c->coll != CS_reduce || isroot)
+      for (long i = 0; i < chi; i++) {
+        int lo = 0, hi = p;
+        if (c->coll == CS_scan) hi = r + 1;
+        if (c->coll == CS_exscan) hi = r;
+        if (hi > lo) fold(c->type, lo, hi, i, ebuf + i * E);
+      }
+    if (c->coll == CS_exscan && r == 0) memcpy(ebuf, rbuf, (size_t)(rn * E));
+    break;
+  case CS_reduce_scatter_block: case CS_reduce_scatter: {
+    long tot = c->coll == CS_reduce_scatter ? sn : n * p;
+    if (inplace_here) fill_inplace(c->type, r, 0, tot, rbuf);
+    else fill_input(c->type, r, 0, tot, sbuf);
+    long d = c->coll == CS_reduce_scatter ? displs[r] : n * r;
+    for (long i = 0; i < chi; i++) fold(c->type, 0, p, d + i, ebuf + i * E);
+    break;
+  }
+  case CS_allgather: case CS_gather:
+    if (inplace_here) fill_inplace(c->type, r, 0, n, rbuf + n * r * E);
+    else fill_input(c->type, r, 0, n, sbuf);
+    if (c->coll == CS_allgather || isroot)
+      for (int j = 0; j < p; j++) fill_input(c->type, j, 0, n, ebuf + n * j * E);
+    break;
+  case CS_allgatherv: case CS_gatherv:
+    if (inplace_here) fill_inplace(c->type, r, 0, counts[r], rbuf + (long)displs[r] * E);
+    else fill_input(c->type, r, 0, counts[r], sbuf);
+    if (c->coll == CS_allgatherv || isroot)
+      for (int j = 0; j < p; j++) fill_input(c->type, j, 0, counts[j], ebuf + (long)displs[j] * E);
+    /* the holes between blocks (layout rev) must stay untouched */
+    for (long i = 0; i < rn; i++) {
+      int inblock = 0;
+      for (int j = 0; j < p && !inblock; j++) inblock = i >= displs[j] && i < (long)displs[j] + counts[j];
+      if (!inblock) memset(ebuf + i * E, SENT, (size_t)E);
+    }
+    if (inplace_here) { /* MPI: the rest of an in-place buffer is ours to prefill */ }
+    break;
+  case CS_scatter:
+    if (isroot) fill_input(c->type, r, 0, n * p, sbuf);
+    fill_input(c->type, root, (long)n * r, n, ebuf);
+    if (inplace_here) memcpy(ebuf, rbuf, (size_t)(rn * E)); /* root: nothing is written */
+    break;
+  case CS_scatterv:
+    if (isroot) fill_input(c->type, r, 0, sn, sbuf);
+    fill_input(c->type, root, displs[r], counts[r], ebuf);
+    if (inplace_here) memcpy(ebuf, rbuf, (size_t)(rn * E));
+    break;
+  case CS_bcast:
+    if (isroot) fill_inplace(c->type, r, 0, n, rbuf);
+    fill_input(c->type, root, 0, n, ebuf);
+    break;
+  default: break;
+  }
+  /* Gaps inside derived-type elements of the result must stay untouched. */
+  if (ty->data < ty->ext)
+    for (long i = clo; i < chi; i++) memset(ebuf + i * E + ty->data, SENT, ty->ext - ty->data);
+
+  x.sendbuf = inplace_here ? MPI_IN_PLACE : sbuf;
+  x.recvbuf = rbuf;
+  if (c->coll == CS_scatter || c->coll == CS_scatterv) {
+    x.sendbuf = sbuf;
+    x.recvbuf = inplace_here ? MPI_IN_PLACE : rbuf;
+  }
+  if (c->coll == CS_bcast) x.recvbuf = rbuf;
+
+  int rc = cs_run(c->algo, &x);
+
+  int expect_err = 0;
+  int commute = 1;
+  if (cs_colls[c->coll].reduces) MPI_Op_commutative(ty->op, &commute);
+  if (!commute && (c->algo->flags & CS_COMMUTATIVE)) expect_err = 1;
+  int fail = 0;
+  char desc[400], ev[80] = "", gv[80] = "";
+  long bad = -1;
+  if (expect_err) {
+    if (rc != MPI_ERR_OP) {
+      fail = 1;
+      snprintf(ev, sizeof ev, "MPI_ERR_OP");
+      snprintf(gv, sizeof gv, "return code %d", rc);
+    }
+  } else if (rc != MPI_SUCCESS) {
+    fail = 1;
+    snprintf(ev, sizeof ev, "MPI_SUCCESS");
+    snprintf(gv, sizeof gv, "return code %d", rc);
+  } else if (check) {
+    /* the checked range, then the guard after the whole buffer */
+    for (long i = clo; i < chi && bad < 0; i++)
+      if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
+    for (long i = rn; i < rn + GUARD && bad < 0; i++)
+      if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
+    /* outside [clo, chi) but inside the buffer: untouched unless in place
+     * (an in-place reduce_scatter may leave anything behind its block) */
+    if (!inplace_here)
+      for (long i = chi; i < rn && bad < 0; i++)
+        if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
+    if (bad >= 0) {
+      fail = 1;
+      print_elem(c->type, (unsigned char *)ebuf + bad * E, ev, sizeof ev);
+      print_elem(c->type, (unsigned char *)rbuf + bad * E, gv, sizeof gv);
+    }
+  }
+  const known_defect *kd = find_known(c->coll, c->algo, c->type);
+  if (fail) {
+    describe(c, p, desc, sizeof desc);
+    printf("%s %s rank=%d index=%ld expected=%s got=%s%s%s\n", kd ? "KNOWN" : "FAIL", desc, r, bad, ev, gv,
+           kd ? " -- " : "", kd ? kd->what : "");
+    fflush(stdout);
+  }
+  if (kd && fail) fail = 2;
+  (void)el;
+  free(sbuf);
+  free(rbuf);
+  free(ebuf);
+  free(counts);
+  free(displs);
+  return fail;
+}
+
+/* ---- option parsing and the case loops -------------------------------- */
+
+/* Parses a count expression: a number, or p, p-1, p+1, p/2, 2p ... */
+static long eval_expr(const char *s, int p, int *ok) {
+  char *end;
+  *ok = 1;
+  if (s[0] == 'p') {
+    long v = p;
+    const char *t = s + 1;
+    if (*t == '\0') return v;
+    long k = strtol(t + 1, &end, 10);
+    if (*end || t[1] == '\0') *ok = 0;
+    switch (*t) {
+    case '-': return v - k;
+    case '+': return v + k;
+    case '/': return k ? v / k : (*ok = 0, 0);
+    case '*': return v * k;
+    default: *ok = 0; return 0;
+    }
+  }
+  long v = strtol(s, &end, 10);
+  if (*end || end == s) *ok = 0;
+  return v;
+}
+
+/* Splits a comma list into items (modifies s). */
+static int split(char *s, char **items, int max) {
+  int n = 0;
+  for (char *t = strtok(s, ","); t && n < max; t = strtok(NULL, ",")) items[n++] = t;
+  return n;
+}
+
+int cs_check_main(int argc, char **argv, MPI_Comm comm) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  types_init();
+  const char *colls = "all", *algos = "all", *counts = "0,1,p-1,p,p+1,1009", *roots = "auto",
+             *inplace = "0,1", *tlist = "int,double,byte,vec,noncomm", *layouts = "even,one,ramp,rev";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--coll")) colls = argv[i + 1];
+    else if (!strcmp(argv[i], "--algo")) algos = argv[i + 1];
+    else if (!strcmp(argv[i], "--count")) counts = argv[i + 1];
+    else if (!strcmp(argv[i], "--root")) roots = argv[i + 1];
+    else if (!strcmp(argv[i], "--in-place")) inplace = argv[i + 1];
+    else if (!strcmp(argv[i], "--type")) tlist = argv[i + 1];
+    else if (!strcmp(argv[i], "--layout")) layouts = argv[i + 1];
+    else if (!strcmp(argv[i], "--counts")) {
+      char *cb = strdup(argv[i + 1]), **items = malloc(sizeof(char *) * 65536);
+      int k = split(cb, items, 65536);
+      if (k != p) {
+        if (r == 0) fprintf(stderr, "collsim: --counts gives %d counts, but p = %d needs one per rank\n", k, p);
+        return 2;
+      }
+      explicit_counts = malloc(sizeof(int) * (size_t)p);
+      long tot = 0;
+      for (int j = 0; j < p; j++) {
+        char *end;
+        long v = strtol(items[j], &end, 10);
+        if (*end || v < 0) {
+          if (r == 0) fprintf(stderr, "collsim: bad count '%s' in --counts (numbers >= 0)\n", items[j]);
+          return 2;
+        }
+        explicit_counts[j] = (int)v;
+        tot += v;
+      }
+      static char totbuf[32];
+      snprintf(totbuf, sizeof totbuf, "%ld", tot);
+      counts = totbuf;
+      layouts = "explicit";
+      free(items);
+      free(cb);
+    }
+    else {
+      if (r == 0) fprintf(stderr, "collsim check driver: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  char *citems[64], *aitems[64], *nitems[64], *ritems[64], *iitems[4], *titems[8], *litems[8];
+  char *cbuf = strdup(colls), *abuf = strdup(algos), *nbuf = strdup(counts), *rbuf = strdup(roots),
+       *ibuf = strdup(inplace), *tbuf = strdup(tlist), *lbuf = strdup(layouts);
+  int nc = split(cbuf, citems, 64), na = split(abuf, aitems, 64), nn = split(nbuf, nitems, 64),
+      nroot = split(rbuf, ritems, 64), ni = split(ibuf, iitems, 4), nt = split(tbuf, titems, 8),
+      nl = split(lbuf, litems, 8);
+  int all_colls = nc == 1 && !strcmp(citems[0], "all");
+  int all_algos = na == 1 && !strcmp(aitems[0], "all");
+  int tsel[T_N] = {0}, lsel[L_N] = {0};
+  for (int i = 0; i < nt; i++) {
+    int found = 0;
+    for (int t = 0; t < T_N; t++)
+      if (!strcmp(titems[i], types[t].name) || !strcmp(titems[i], types[t].opname)) tsel[t] = found = 1;
+    if (!found) {
+      if (r == 0) fprintf(stderr, "collsim: unknown --type %s (valid: int, double, byte, vec, noncomm)\n", titems[i]);
+      return 2;
+    }
+  }
+  for (int i = 0; i < nl; i++) {
+    int found = 0;
+    for (int t = 0; t < L_N; t++)
+      if (t == L_EXPLICIT && !explicit_counts) continue;
+      else
+      if (!strcmp(litems[i], layout_names[t])) lsel[t] = found = 1;
+    if (!found) {
+      if (r == 0) fprintf(stderr, "collsim: unknown --layout %s (valid: even, one, ramp, rev)\n", litems[i]);
+      return 2;
+    }
+  }
+  tally ty = {0};
+  for (int ci = 0; ci < CS_NCOLL; ci++) {
+    int want = all_colls;
+    for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);
+    if (!want) continue;
+    const cs_coll_info *ci_info = &cs_colls[ci];
+    int v = ci == CS_reduce_scatter || ci == CS_allgatherv || ci == CS_gatherv || ci == CS_scatterv;
+    for (int ai = 0; ai < (all_algos ? cs_nalgos : na); ai++) {
+      const cs_algo_info *a;
+      const char *aname;
+      if (all_algos) {
+        a = &cs_algos[ai];
+        if (a->coll != (cs_coll)ci) continue;
+        aname = a->name;
+      } else {
+        a = cs_algo_find((cs_coll)ci, aitems[ai]);
+        if (!a) continue; /* the front door validates names */
+        aname = aitems[ai];
+      }
+      for (int ni_ = 0; ni_ < nn; ni_++) {
+        int ok;
+        long n = eval_expr(nitems[ni_], p, &ok);
+        if (!ok || n < 0) {
+          if (r == 0) fprintf(stderr, "collsim: bad count '%s' (a number >= 0 or p, p-1, p+1, p/2, p*2)\n", nitems[ni_]);
+          return 2;
+        }
+        /* dedupe counts that coincide for this p */
+        int dup = 0;
+        for (int k = 0; k < ni_ && !dup; k++) {
+          int ok2;
+          dup = eval_expr(nitems[k], p, &ok2) == n;
+        }
+        if (dup) continue;
+        for (int li = 0; li < L_N; li++) {
+          if (!v && li != L_EVEN && li != L_EXPLICIT) continue;
+          if (!v && li == L_EXPLICIT) { if (lsel[L_EVEN]) continue; }
+          if (v && !lsel[li]) continue;
+          if (ci == CS_reduce_scatter && li == L_REV) continue; /* no displs */
+          /* roots */
+          int rootlist[4096], nr = 0;
+          if (!ci_info->rooted) rootlist[nr++] = 0;
+          else if (!strcmp(ritems[0], "auto")) {
+            if (p <= 16)
+              for (int k = 0; k < p; k++) rootlist[nr++] = k;
+            else {
+              int cand[4] = {0, 1, p / 2, p - 1};
+              for (int k = 0; k < 4; k++) rootlist[nr++] = cand[k];
+            }
+          } else if (!strcmp(ritems[0], "all")) {
+            for (int k = 0; k < p && k < 4096; k++) rootlist[nr++] = k;
+          } else
+            for (int k = 0; k < nroot; k++) {
+              int ok3;
+              long rv = eval_expr(ritems[k], p, &ok3);
+              if (!ok3 || rv < 0 || rv >= p) {
+                if (r == 0) fprintf(stderr, "collsim: bad --root %s for p = %d (valid: 0 .. %d, p/2, p-1)\n", ritems[k], p, p - 1);
+                return 2;
+              }
+              rootlist[nr++] = (int)rv;
+            }
+          for (int ri = 0; ri < nr; ri++) {
+            int seen = 0;
+            for (int k = 0; k < ri; k++) seen |= rootlist[k] == rootlist[ri];
+            if (seen) continue;
+            for (int ii = 0; ii < ni; ii++) {
+              int ip = atoi(iitems[ii]);
+              if (ip && !ci_info->in_place) continue;
+              for (int t = 0; t < T_N; t++) {
+                if (!tsel[t]) continue;
+                if (types[t].reduces_only && !ci_info->reduces) continue;
+                /* ops do not matter for data movement: int and byte
+                 * cover vec's work except the gaps, so all types run */
+                ccase c = {(cs_coll)ci, a, aname, n, li, rootlist[ri], ip, t};
+                int f = run_case(&c, comm);
+                note(&ty, f);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  /* A case failed iff it failed on some rank. */
+  unsigned char *all = r == 0 ? malloc((size_t)(ty.ncase + 1)) : NULL;
+  MPI_Reduce(ty.failed_flags, all, (int)ty.ncase, MPI_UNSIGNED_CHAR, MPI_MAX, 0, comm);
+  if (r == 0) {
+    long failed = 0, known = 0;
+    for (long i = 0; i < ty.ncase; i++) {
+      failed += all[i] == 1;
+      known += all[i] == 2;
+    }
+    printf("RESULT p=%d passed=%ld failed=%ld known=%ld\n", p, ty.ncase - failed - known, failed, known);
+    fflush(stdout);
+    free(all);
+  }
+  free(ty.failed_flags);
+  free(cbuf);
+  free(abuf);
+  free(nbuf);
+  free(rbuf);
+  free(ibuf);
+  free(tbuf);
+  free(lbuf);
+  return 0;
+}
