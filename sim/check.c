@@ -256,11 +256,37 @@ static void describe(const ccase *c, int p, char *out, size_t len) {
            t->name, cs_colls[c->coll].reduces ? t->opname : "-");
 }
 
-/* Runs one case on every rank; returns 1 if this rank saw a failure. */
+/* Library defects that crash the whole simulation: such cases cannot run
+ * at all (a crash would also lose every later case), so they are listed as
+ * KNOWN and skipped. */
+static const char *known_crash(const ccase *c, int p) {
+#ifdef SMPI_H
+  if (c->coll == CS_allreduce && (c->algo->flags & CS_NATIVE) && c->count == 0 &&
+      c->type == T_VEC && p >= 16 && !(p >= 64 && !(p & (p - 1))))
+    return "SMPI 3.32 MPI_Allreduce dies of SIGFPE for count 0 with a derived datatype "
+           "(seen for every p in 16..63 and 65..100 tried; not for p < 16, 64, 128): not run";
+#else
+  (void)c;
+  (void)p;
+#endif
+  return NULL;
+}
+
+/* Runs one case on every rank; returns 1 if this rank saw a failure, 2 for
+ * a known library defect. */
 static int run_case(const ccase *c, MPI_Comm comm) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
+  const char *crash = known_crash(c, p);
+  if (crash) {
+    if (r == 0) {
+      char desc[400];
+      describe(c, p, desc, sizeof desc);
+      printf("KNOWN %s -- %s\n", desc, crash);
+    }
+    return 2;
+  }
   const ctype *ty = &types[c->type];
   long E = (long)ty->ext;
   int root = c->root, isroot = r == root;

@@ -1,0 +1,336 @@
+/* collsim check: validates the request, runs one driver job per process
+ * count (under smpirun or mpirun), and sums up the driver's verdicts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli.h"
+#include "registry.h"
+
+static void check_usage(FILE *f) {
+  fprintf(f,
+          "usage: collsim check [options]\n"
+          "  --np LIST        process counts: P, A-B or a list (default 1-12,16,17,31-33)\n"
+          "  --coll C[,C..]   collectives (default: all): ");
+  cs_print_colls(f);
+  fprintf(f,
+          "\n  --algo A[,A..]   algorithms (default: all of each collective; see collsim list)\n"
+          "  --count N[,N..]  elements: per call for allreduce/reduce/bcast/scan, per block for\n"
+          "                   reduce_scatter_block/allgather/gather/scatter, in total (spread as\n"
+          "                   evenly as possible) for reduce_scatter and the v-collectives;\n"
+          "                   p-relative forms p, p-1, p+1, p/2, p*2 are allowed\n"
+          "                   (default 0,1,p-1,p,p+1,1009)\n"
+          "  --counts c0,c1.. explicit per-rank counts (needs exactly one --np value)\n"
+          "  --layout L[,..]  block layouts of the v-collectives: even, one, ramp, rev (default all)\n"
+          "  --root R[,R..]   roots of rooted collectives (default: all for p <= 16, else 0,1,p/2,p-1)\n"
+          "  --in-place       only MPI_IN_PLACE cases;  --no-in-place: only without\n"
+          "  --type T[,T..]   int (sum), double (max), byte (bor), vec (derived type, user op),\n"
+          "                   noncomm (non-commutative user op); default all\n"
+          "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
+          "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
+          "  --jobs J         simulations run at once (default 2)\n"
+          "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
+}
+
+typedef struct {
+  long passed, failed, known, crashed;
+  int shown, nseen;
+  char seen[64][256]; /* distinct messages of collsim's code, shown once */
+} summary;
+
+static void job_done(job_t *j, void *ctx) {
+  summary *s = ctx;
+  FILE *f = fopen(j->out, "r");
+  char line[2048];
+  int got_result = 0;
+  long fails_here = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    long pa, fa, kn;
+    int pp;
+    if (sscanf(line, "RESULT p=%d passed=%ld failed=%ld known=%ld", &pp, &pa, &fa, &kn) == 4) {
+      s->passed += pa;
+      s->failed += fa;
+      s->known += kn;
+      got_result = 1;
+      printf("p=%-5d %ld passed, %ld failed%s", pp, pa, fa, kn ? "" : "\n");
+      if (kn) printf(", %ld known library defects\n", kn);
+      fflush(stdout);
+    } else if (!strncmp(line, "FAIL ", 5) || !strncmp(line, "KNOWN ", 6)) {
+      int is_fail = line[0] == 'F';
+      fails_here += is_fail;
+      /* Show every distinct failure up to a limit; the rest are counted. */
+      if (s->shown < 60 && (is_fail || s->shown < 10)) {
+        fputs(line, stdout);
+        s->shown++;
+      }
+    }
+  }
+  if (f) fclose(f);
+  /* Messages of collsim's own code on the driver's stderr (distinct ones). */
+  FILE *e = fopen(j->err, "r");
+  while (e && fgets(line, sizeof line, e)) {
+    if (strncmp(line, "collsim", 7)) continue;
+    int dup = 0;
+    for (int k = 0; k < s->nseen && !dup; k++) dup = !strncmp(s->seen[k], line, sizeof s->seen[k] - 1);
+    if (dup || s->nseen == 64) continue;
+    snprintf(s->seen[s->nseen++], sizeof s->seen[0], "%.255s", line);
+    fprintf(stderr, "%s", line);
+  }
+  if (e) fclose(e);
+  int ok_exit = WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0;
+  if (!got_result || !ok_exit) {
+    s->crashed++;
+    fprintf(stderr, "CRASH p=%d: the %s job %s without a verdict%s; last lines of its stderr:\n",
+            j->np, j->args.v[0],
+            WIFSIGNALED(j->status) ? "was killed" : "ended",
+            got_result ? "" : " (cases after the last one reported did not run)");
+    cs_print_tail(j->err, 12);
+  }
+  (void)fails_here;
+}
+
+static int smpi_cfg_key(const char *coll) {
+  static const char *keys[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block",
+                               "allgather", "allgatherv", "gather", "scatter", "bcast"};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (!strcmp(keys[i], coll)) return 1;
+  return 0;
+}
+
+int cmd_check(int argc, char **argv) {
+  const char *np = "1-12,16,17,31-33", *colls = "all", *algos = "all", *count = NULL,
+             *counts = NULL, *layout = NULL, *root = NULL, *type = NULL, *op = NULL,
+             *backend = "smpi";
+  int inplace = -1, jobs = 2;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name, var)                                                         \
+  if (!strcmp(a, name)) {                                                      \
+    if (!val) {                                                                \
+      fprintf(stderr, "collsim check: %s needs a value\n", name);              \
+      return 2;                                                                \
+    }                                                                          \
+    var = val;                                                                 \
+    i++;                                                                       \
+    continue;                                                                  \
+  }
+    OPT("--np", np) OPT("--coll", colls) OPT("--algo", algos) OPT("--count", count)
+    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
+    OPT("--op", op) OPT("--backend", backend)
+#undef OPT
+    if (!strcmp(a, "--in-place")) inplace = 1;
+    else if (!strcmp(a, "--no-in-place")) inplace = 0;
+    else if (!strcmp(a, "--jobs") && val) {
+      jobs = atoi(val);
+      i++;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      check_usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "collsim check: unknown option '%s'\n", a);
+      check_usage(stderr);
+      return 2;
+    }
+  }
+  int smpi = !strcmp(backend, "smpi");
+  if (!smpi && strcmp(backend, "mpi")) {
+    fprintf(stderr, "collsim check: unknown --backend '%s' (valid: smpi, mpi)\n", backend);
+    return 2;
+  }
+  int nps[4096];
+  int nnp = cs_parse_np_list(np, nps, 4096);
+  if (nnp < 0) return 2;
+  if (counts && (nnp != 1 || count)) {
+    fprintf(stderr, "collsim check: --counts needs exactly one --np value and no --count\n");
+    return 2;
+  }
+  /* Validate collective and algorithm names against the registry. */
+  int want[CS_NCOLL] = {0};
+  if (!strcmp(colls, "all")) {
+    for (int c = 0; c < CS_NCOLL; c++) want[c] = 1;
+  } else {
+    char *cb = strdup(colls);
+    for (char *t = strtok(cb, ","); t; t = strtok(NULL, ",")) {
+      int c = cs_coll_by_name(t);
+      if (c < 0) {
+        fprintf(stderr, "collsim check: unknown collective '%s'. Valid: ", t);
+        cs_print_colls(stderr);
+        fprintf(stderr, "\n");
+        free(cb);
+        return 2;
+      }
+      want[c] = 1;
+    }
+    free(cb);
+  }
+  argv_t cfg;
+  argv_init(&cfg);
+  if (strcmp(algos, "all")) {
+    char *ab = strdup(algos);
+    for (char *t = strtok(ab, ","); t; t = strtok(NULL, ",")) {
+      int found = 0;
+      for (int c = 0; c < CS_NCOLL; c++)
+        if (want[c] && cs_algo_find((cs_coll)c, t)) found = 1;
+      if (!found) {
+        fprintf(stderr, "collsim check: unknown algorithm '%s'.", t);
+        for (int c = 0; c < CS_NCOLL; c++)
+          if (want[c]) {
+            fprintf(stderr, "\n  valid for %s: ", cs_colls[c].name);
+            cs_print_algos(stderr, (cs_coll)c);
+          }
+        fprintf(stderr, "\n");
+        free(ab);
+        return 2;
+      }
+      const char *colon = strchr(t, ':');
+      if (colon) {
+        if (!smpi) {
+          fprintf(stderr, "collsim check: %s names an SMPI algorithm; use native with --backend mpi\n", t);
+          free(ab);
+          return 2;
+        }
+        for (int c = 0; c < CS_NCOLL; c++)
+          if (want[c]) {
+            if (!smpi_cfg_key(cs_colls[c].name)) {
+              fprintf(stderr, "collsim check: SMPI has no algorithm choice for %s; use plain native\n", cs_colls[c].name);
+              free(ab);
+              return 2;
+            }
+            argv_add(&cfg, "--cfg=smpi/%s:%s",
+                     c == CS_reduce_scatter_block ? "reduce_scatter" : cs_colls[c].name, colon + 1);
+          }
+      }
+    }
+    free(ab);
+  }
+  /* --op names map onto the type/op cases of the driver. */
+  char typelist[256] = "";
+  if (type) snprintf(typelist, sizeof typelist, "%s", type);
+  if (op) {
+    char *ob = strdup(op);
+    for (char *t = strtok(ob, ","); t; t = strtok(NULL, ",")) {
+      const char *map = !strcmp(t, "sum") ? "int" : !strcmp(t, "max") ? "double"
+                        : !strcmp(t, "bor") ? "byte" : !strcmp(t, "user") ? "vec"
+                        : !strcmp(t, "noncomm") ? "noncomm" : NULL;
+      if (!map) {
+        fprintf(stderr, "collsim check: unknown --op '%s' (valid: sum, max, bor, user, noncomm)\n", t);
+        free(ob);
+        return 2;
+      }
+      size_t l = strlen(typelist);
+      snprintf(typelist + l, sizeof typelist - l, "%s%s", l ? "," : "", map);
+    }
+    free(ob);
+  }
+  if (type) {
+    char *tb = strdup(type);
+    for (char *t = strtok(tb, ","); t; t = strtok(NULL, ","))
+      if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") && strcmp(t, "noncomm")) {
+        fprintf(stderr, "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm)\n", t);
+        free(tb);
+        return 2;
+      }
+    free(tb);
+  }
+  if (count) {
+    char *cb = strdup(count);
+    for (char *t = strtok(cb, ","); t; t = strtok(NULL, ",")) {
+      char *end;
+      long v = strtol(t, &end, 10);
+      int prel = t[0] == 'p';
+      if ((!prel && (*end || end == t)) || (!prel && v < 0)) {
+        fprintf(stderr, "collsim check: bad --count '%s' (a number >= 0, or p, p-1, p+1, p/2, p*2)\n", t);
+        free(cb);
+        return 2;
+      }
+    }
+    free(cb);
+  }
+
+  char dir[4096];
+  if (cs_make_tmpdir(dir, sizeof dir)) {
+    perror("collsim check: temporary directory");
+    return 2;
+  }
+  job_t *js = calloc((size_t)nnp, sizeof(job_t));
+  for (int i = 0; i < nnp; i++) {
+    job_t *j = &js[i];
+    int p = nps[i];
+    j->np = p;
+    snprintf(j->out, sizeof j->out, "%s/p%d.out", dir, p);
+    snprintf(j->err, sizeof j->err, "%s/p%d.err", dir, p);
+    argv_init(&j->args);
+    if (smpi) {
+      char xml[4300], hosts[4300];
+      if (cs_write_check_platform(dir, p, xml, hosts, sizeof xml)) return 2;
+      argv_add(&j->args, "smpirun");
+      argv_add(&j->args, "-np");
+      argv_add(&j->args, "%d", p);
+      argv_add(&j->args, "-platform");
+      argv_add(&j->args, "%s", xml);
+      argv_add(&j->args, "-hostfile");
+      argv_add(&j->args, "%s", hosts);
+      argv_add(&j->args, "-no-privatize");
+      argv_add(&j->args, "--cfg=smpi/display-timing:no");
+      /* Detached (eager) sends pile up in a list SimGrid searches linearly:
+       * rendezvous everywhere makes long check runs 5-10x faster. */
+      argv_add(&j->args, "--cfg=smpi/send-is-detached-thresh:0");
+      argv_add(&j->args, "--log=root.thres:warning");
+      for (int k = 0; k < cfg.n; k++) argv_add(&j->args, "%s", cfg.v[k]);
+      argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
+    } else {
+      argv_add(&j->args, "mpirun");
+      argv_add(&j->args, "--oversubscribe");
+      argv_add(&j->args, "--allow-run-as-root");
+      argv_add(&j->args, "--mca");
+      argv_add(&j->args, "btl_vader_single_copy_mechanism");
+      argv_add(&j->args, "none");
+      argv_add(&j->args, "-np");
+      argv_add(&j->args, "%d", p);
+      argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
+    }
+    argv_add(&j->args, "check");
+    argv_add(&j->args, "--coll");
+    argv_add(&j->args, "%s", colls);
+    argv_add(&j->args, "--algo");
+    argv_add(&j->args, "%s", algos);
+    if (count) {
+      argv_add(&j->args, "--count");
+      argv_add(&j->args, "%s", count);
+    }
+    if (counts) {
+      argv_add(&j->args, "--counts");
+      argv_add(&j->args, "%s", counts);
+    }
+    if (layout) {
+      argv_add(&j->args, "--layout");
+      argv_add(&j->args, "%s", layout);
+    }
+    if (root) {
+      argv_add(&j->args, "--root");
+      argv_add(&j->args, "%s", root);
+    }
+    if (inplace >= 0) {
+      argv_add(&j->args, "--in-place");
+      argv_add(&j->args, "%d", inplace);
+    }
+    if (typelist[0]) {
+      argv_add(&j->args, "--type");
+      argv_add(&j->args, "%s", typelist);
+    }
+  }
+  summary s = {0};
+  cs_run_jobs(js, nnp, smpi ? jobs : 1, job_done, &s);
+  for (int i = 0; i < nnp; i++) argv_free(&js[i].args);
+  free(js);
+  argv_free(&cfg);
+  cs_rm_tree(dir);
+  long failed = s.failed + s.crashed;
+  if (s.known)
+    printf("(%ld cases hit known defects of the MPI library; they are listed as KNOWN and not counted)\n", s.known);
+  if (s.crashed) printf("(%ld jobs crashed; each counts as one failure)\n", s.crashed);
+  printf("%ld passed, %ld failed\n", s.passed, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+/* The ./collsim front door: subcommands and the helpers they share. */
+#ifndef COLLSIM_CLI_H
+#define COLLSIM_CLI_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CS_MAX_ARGS 256
+
+typedef struct {
+  char *v[CS_MAX_ARGS];
+  int n;
+} argv_t;
+void argv_init(argv_t *a);
+void argv_add(argv_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_free(argv_t *a);
+
+typedef struct {
+  argv_t args;
+  char out[4200], err[4200];
+  pid_t pid;
+  int status;
+  int np; /* the job's number of ranks */
+} job_t;
+int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx);
+
+/* Directory of the collsim-cli executable (the build directory). */
+const char *cs_self_dir(void);
+int cs_make_tmpdir(char *out, size_t len);
+void cs_rm_tree(const char *dir);
+void cs_print_tail(const char *path, int lines);
+
+/* Parses "1-40", "2,5,33", "1-16,33,48": fills out (sorted as given) and
+ * returns the count, or -1 with a message. */
+int cs_parse_np_list(const char *s, int *out, int max);
+
+/* Writes a contention-free platform with at least np hosts and its
+ * hostfile (one rank per host) into dir; returns 0 on success. */
+int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len);
+
+/* Subcommands. */
+int cmd_list(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,123 @@
+#define _GNU_SOURCE
+/* Starting the driver under smpirun or mpirun, a few jobs at a time, with
+ * each job's output in files that are read back when it ends. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *cs_self_dir(void) {
+  static char dir[4096];
+  if (dir[0]) return dir;
+  ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+  if (n <= 0) {
+    strcpy(dir, ".");
+    return dir;
+  }
+  dir[n] = '\0';
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  return dir;
+}
+
+void argv_init(argv_t *a) {
+  a->n = 0;
+  a->v[0] = NULL;
+}
+
+void argv_add(argv_t *a, const char *fmt, ...) {
+  if (a->n >= CS_MAX_ARGS - 1) {
+    fprintf(stderr, "collsim: too many arguments\n");
+    exit(2);
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  char *s;
+  if (vasprintf(&s, fmt, ap) < 0) exit(2);
+  va_end(ap);
+  a->v[a->n++] = s;
+  a->v[a->n] = NULL;
+}
+
+void argv_free(argv_t *a) {
+  for (int i = 0; i < a->n; i++) free(a->v[i]);
+  a->n = 0;
+}
+
+int cs_make_tmpdir(char *out, size_t len) {
+  const char *base = getenv("TMPDIR");
+  snprintf(out, len, "%s/collsim.XXXXXX", base && *base ? base : "/tmp");
+  return mkdtemp(out) ? 0 : -1;
+}
+
+void cs_rm_tree(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "collsim: could not remove %s\n", dir);
+}
+
+/* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
+ * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
+int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx) {
+  int next = 0, running = 0;
+  if (parallel < 1) parallel = 1;
+  while (next < n || running > 0) {
+    while (next < n && running < parallel) {
+      job_t *j = &jobs[next++];
+      pid_t pid = fork();
+      if (pid < 0) {
+        perror("collsim: fork");
+        return -1;
+      }
+      if (pid == 0) {
+        int fo = open(j->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(j->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execvp(j->args.v[0], j->args.v);
+        fprintf(stderr, "collsim: cannot run %s: %s\n", j->args.v[0], strerror(errno));
+        _exit(127);
+      }
+      j->pid = pid;
+      running++;
+    }
+    int status;
+    pid_t pid = wait(&status);
+    if (pid < 0) break;
+    for (int i = 0; i < n; i++)
+      if (jobs[i].pid == pid) {
+        jobs[i].status = status;
+        jobs[i].pid = 0;
+        running--;
+        if (done) done(&jobs[i], ctx);
+      }
+  }
+  return 0;
+}
+
+/* Prints the last lines of a file to stderr, indented. */
+void cs_print_tail(const char *path, int lines) {
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char *buf[64] = {0};
+  char line[1024];
+  int k = 0;
+  if (lines > 64) lines = 64;
+  while (fgets(line, sizeof line, f)) {
+    free(buf[k % lines]);
+    buf[k % lines] = strdup(line);
+    k++;
+  }
+  fclose(f);
+  int start = k > lines ? k - lines : 0;
+  for (int i = start; i < k; i++) fprintf(stderr, "    %s", buf[i % lines]);
+  for (int i = 0; i < lines; i++) free(buf[i]);
+}

@@ -1,0 +1,52 @@
+/* ./collsim: the one front door. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "platgen.h"
+#include "registry.h"
+
+typedef struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *help;
+} command;
+
+static const command commands[] = {
+    {"list", cmd_list, "print the algorithm registry (--csv for machines)"},
+    {"check", cmd_check, "run algorithms against formulas and report (see check --help)"},
+    {"platform", cs_platform_main, "write a SimGrid platform file (see platform --help)"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: collsim COMMAND [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+int cmd_list(int argc, char **argv) {
+  int csv = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--csv")) csv = 1;
+    else {
+      fprintf(stderr, "collsim list: unknown option %s (valid: --csv)\n", argv[i]);
+      return 2;
+    }
+  }
+  cs_registry_print(stdout, csv);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "collsim: unknown command '%s'. Valid commands:", argv[1]);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+  fprintf(stderr, "\n");
+  return 2;
+}

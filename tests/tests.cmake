@@ -1,0 +1,26 @@
+# The list of all tests (ctest). CLI is the built front door.
+set(CLI $<TARGET_FILE:collsim-cli>)
+set(T ${CMAKE_SOURCE_DIR}/tests)
+
+# Schedules, without MPI, for p = 1 .. 1024.
+add_test(NAME sched COMMAND test_sched 1024)
+
+# The registry: every family the issue names, for the collectives named.
+add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
+
+# Bad input gets a clear error naming what is valid.
+add_test(NAME bad_input COMMAND bash ${T}/bad_input.sh ${CLI})
+
+# The full matrix under SMPI: every algorithm x p x counts {0,1,p-1,p,p+1,1009}
+# x roots x in-place x types/ops. One simulation per p runs all its cases.
+foreach(group "1-6" "7-11" "12-15" "16-19" "20-23" "24-27" "28-30" "31-33" "48" "64" "100")
+  string(REPLACE "-" "_" gname "${group}")
+  add_test(NAME check_smpi_p${gname} COMMAND ${CLI} check --np ${group} --jobs 1)
+endforeach()
+
+# A real-MPI subset under mpirun (Open MPI, oversubscribed), up to 8 ranks.
+add_test(NAME check_mpi COMMAND ${CLI} check --backend mpi --np 1-8 --count 0,1,p-1,p+1,100)
+
+# The platform generator: exact alpha-beta(m+16), gamma per byte, max-rate and
+# two-lane behaviour in SMPI, named machines load, deterministic output.
+add_test(NAME platforms COMMAND bash ${CMAKE_SOURCE_DIR}/platforms/tests/run.sh --quick)
