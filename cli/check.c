@@ -146,6 +146,22 @@ int cmd_check(int argc, char **argv) {
     fprintf(stderr, "collsim check: --counts needs exactly one --np value and no --count\n");
     return 2;
   }
+  if (counts) {
+    int k = 0;
+    for (const char *c = counts; *c; k++) {
+      char *end;
+      long v = strtol(c, &end, 10);
+      if (end == c || v < 0 || (*end && *end != ',')) {
+        fprintf(stderr, "collsim check: bad --counts '%s' (numbers >= 0, separated by commas)\n", counts);
+        return 2;
+      }
+      c = *end ? end + 1 : end;
+    }
+    if (k != nps[0]) {
+      fprintf(stderr, "collsim check: --counts gives %d counts, but p = %d needs one per rank\n", k, nps[0]);
+      return 2;
+    }
+  }
   /* Validate collective and algorithm names against the registry. */
   int want[CS_NCOLL] = {0};
   if (!strcmp(colls, "all")) {
