@@ -24,3 +24,7 @@ add_test(NAME check_mpi COMMAND ${CLI} check --backend mpi --np 1-8 --count 0,1,
 # The platform generator: exact alpha-beta(m+16), gamma per byte, max-rate and
 # two-lane behaviour in SMPI, named machines load, deterministic output.
 add_test(NAME platforms COMMAND bash ${CMAKE_SOURCE_DIR}/platforms/tests/run.sh --quick)
+
+# Option combinations: a layout list without "even" must still run the
+# collectives that have no blocks (once), next to the v-collectives.
+add_test(NAME check_options COMMAND ${CLI} check --np 5 --coll allgatherv,allreduce,reduce_scatter --layout rev,one --in-place)
