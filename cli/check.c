@@ -44,7 +44,6 @@ static void job_done(job_t *j, void *ctx) {
   FILE *f = fopen(j->out, "r");
   char line[2048];
   int got_result = 0;
-  long fails_here = 0;
   while (f && fgets(line, sizeof line, f)) {
     long pa, fa, kn;
     int pp;
@@ -58,7 +57,6 @@ static void job_done(job_t *j, void *ctx) {
       fflush(stdout);
     } else if (!strncmp(line, "FAIL ", 5) || !strncmp(line, "KNOWN ", 6)) {
       int is_fail = line[0] == 'F';
-      fails_here += is_fail;
       /* Show every distinct failure up to a limit; the rest are counted. */
       if (s->shown < 60 && (is_fail || s->shown < 10)) {
         fputs(line, stdout);
@@ -87,7 +85,6 @@ static void job_done(job_t *j, void *ctx) {
             got_result ? "" : " (cases after the last one reported did not run)");
     cs_print_tail(j->err, 12);
   }
-  (void)fails_here;
 }
 
 static int smpi_cfg_key(const char *coll) {
@@ -312,30 +309,15 @@ int cmd_check(int argc, char **argv) {
     argv_add(&j->args, "%s", colls);
     argv_add(&j->args, "--algo");
     argv_add(&j->args, "%s", algos);
-    if (count) {
-      argv_add(&j->args, "--count");
-      argv_add(&j->args, "%s", count);
-    }
-    if (counts) {
-      argv_add(&j->args, "--counts");
-      argv_add(&j->args, "%s", counts);
-    }
-    if (layout) {
-      argv_add(&j->args, "--layout");
-      argv_add(&j->args, "%s", layout);
-    }
-    if (root) {
-      argv_add(&j->args, "--root");
-      argv_add(&j->args, "%s", root);
-    }
+    argv_opt(&j->args, "--count", count);
+    argv_opt(&j->args, "--counts", counts);
+    argv_opt(&j->args, "--layout", layout);
+    argv_opt(&j->args, "--root", root);
     if (inplace >= 0) {
       argv_add(&j->args, "--in-place");
       argv_add(&j->args, "%d", inplace);
     }
-    if (typelist[0]) {
-      argv_add(&j->args, "--type");
-      argv_add(&j->args, "%s", typelist);
-    }
+    argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
   }
   summary s = {0};
   cs_run_jobs(js, nnp, smpi ? jobs : 1, job_done, &s);

@@ -13,6 +13,8 @@ typedef struct {
 } argv_t;
 void argv_init(argv_t *a);
 void argv_add(argv_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds "name value" when value is not NULL. */
+void argv_opt(argv_t *a, const char *name, const char *value);
 void argv_free(argv_t *a);
 
 typedef struct {

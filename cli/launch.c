@@ -46,6 +46,12 @@ void argv_add(argv_t *a, const char *fmt, ...) {
   a->v[a->n] = NULL;
 }
 
+void argv_opt(argv_t *a, const char *name, const char *value) {
+  if (!value) return;
+  argv_add(a, "%s", name);
+  argv_add(a, "%s", value);
+}
+
 void argv_free(argv_t *a) {
   for (int i = 0; i < a->n; i++) free(a->v[i]);
   a->n = 0;

@@ -36,16 +36,11 @@ static int range_init(ag_range *g, char *recvbuf, const cs_layout *l, MPI_Dataty
   g->tmp.base = NULL;
   g->direct = n > 0 && cs_lpacked(l, b, n);
   if (g->direct) {
-    g->buf = recvbuf + cs_ldispl(l, b) * cs_extent(dt);
-    /* zero-count leading blocks may carry any displacement: use the offset
-     * of the range's first non-empty block minus its packed position */
+    /* Back to back: rel `first` is where the first non-empty block of the
+     * range starts (empty blocks before it may carry any displacement). */
     int bb = b;
-    long before = 0;
-    while (bb < b + n && cs_lcount(l, bb) == 0) bb++;
-    if (bb < b + n) {
-      before = cs_lsum(l, b, bb - b);
-      g->buf = recvbuf + (cs_ldispl(l, bb) - before) * cs_extent(dt);
-    }
+    while (bb < b + n - 1 && cs_lcount(l, bb) == 0) bb++;
+    g->buf = recvbuf + cs_ldispl(l, bb) * cs_extent(dt);
     return MPI_SUCCESS;
   }
   int rc = cs_tmp_alloc(&g->tmp, cs_lsum(l, b, n), dt);
