@@ -173,14 +173,19 @@ int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
   MPI_Aint ext = cs_extent(dt);
   long total = 0, start = -1, end = 0;
   int contiguous = 1, m = 0;
+  /* m counts pieces: blocks that follow each other in memory merge. */
   for (int i = 0; i < n; i++) {
     long c = cs_lcount(l, blocks[i]), d = cs_ldispl(l, blocks[i]);
     if (c == 0) continue;
-    if (start < 0) start = d;
-    else if (d != end) contiguous = 0;
+    if (start < 0) {
+      start = d;
+      m++;
+    } else if (d != end) {
+      contiguous = 0;
+      m++;
+    }
     end = d + c;
     total += c;
-    m++;
   }
   v->derived = 0;
   v->type = dt;
@@ -200,12 +205,18 @@ int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
     return MPI_ERR_NO_MEM;
   }
   m = 0;
+  end = -1;
   for (int i = 0; i < n; i++) {
-    long c = cs_lcount(l, blocks[i]);
+    long c = cs_lcount(l, blocks[i]), d = cs_ldispl(l, blocks[i]);
     if (c == 0) continue;
-    lens[m] = (int)c;
-    disp[m] = (MPI_Aint)cs_ldispl(l, blocks[i]) * ext;
-    m++;
+    if (m > 0 && d == end) {
+      lens[m - 1] += (int)c;
+    } else {
+      lens[m] = (int)c;
+      disp[m] = (MPI_Aint)d * ext;
+      m++;
+    }
+    end = d + c;
   }
   int rc = MPI_Type_create_hindexed(m, lens, disp, dt, &v->type);
   if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&v->type);

@@ -2,8 +2,8 @@
  * backwards with the stacked skips 1, 2, 3, 5, 9, ... (phase 2 of its
  * allreduce). Round k receives rel [skips[k], skips[k+1]) from r + skips[k]
  * and sends rel [0, skips[k+1] - skips[k]) to r - skips[k]: p - 1 blocks in
- * ceil(log2 p) rounds. It shares the buffer handling (two-buffer trick, at
- * most ceil(p/2) blocks copied) with the circulant allgather: see
+ * ceil(log2 p) rounds. It shares the buffer handling (every block straight
+ * to its place, no copies) with the circulant allgather: see
  * circulant/allgather.c.
  */
 #include "../collsim.h"

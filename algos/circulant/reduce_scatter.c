@@ -60,17 +60,15 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
 
   int rc = MPI_SUCCESS;
   cs_tmp part = {0}, temp = {0};
-  char *own;
-  /* When only the own block is non-empty here (a reduce root) and the
-   * input is elsewhere, the own block is accumulated in out directly. */
-  int own_is_out = !inplace && part_n == own_n;
-  if (own_is_out) {
-    own = out;
-  } else {
-    rc = cs_tmp_alloc(&part, part_n, dt);
-    own = part.buf;
-  }
-  char *pbuf = own_is_out ? (char *)out : part.buf;
+  /* Not in place, the own block is accumulated in out directly (round 0
+   * receives it there through a two-piece datatype), so no final copy is
+   * needed; in place, out still holds input until round 0 is reduced, and
+   * the own block lives in part. When only the own block is non-empty here
+   * (a reduce root), part is not needed at all. */
+  char *own = inplace ? NULL : (char *)out;
+  if (inplace || part_n > own_n) rc = cs_tmp_alloc(&part, part_n, dt);
+  if (inplace) own = part.buf;
+  char *pbuf = part_n > own_n || inplace ? part.buf : (char *)out;
   if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&temp, part_n, dt);
 
   /* Round 0: the input blocks rel(B^0), in enumeration order, go to r - 1. */
@@ -83,11 +81,30 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
       for (int j = 0; j < n0; j++) b0[j] = cs_mod(r - rel[j], p);
       rc = cs_view_list(&sv, (void *)in, dt, l, b0, n0);
       free(b0);
-      if (rc == MPI_SUCCESS) {
-        rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), pbuf, (int)part_n, dt,
-                         cs_mod(r + c.d[0], p), comm);
-        cs_view_free(&sv);
+      /* Receive [own | rel(B^1..q-1)]: into part, or own into out and the
+       * rest into part (hindexed relative to out). */
+      MPI_Datatype rt = dt;
+      void *rbuf = pbuf;
+      int rcount = (int)part_n;
+      if (rc == MPI_SUCCESS && own != pbuf && own_n > 0) {
+        MPI_Aint a0, a1, disp[2];
+        int lens[2] = {(int)own_n, (int)(part_n - own_n)};
+        MPI_Get_address(own, &a0);
+        MPI_Get_address(pbuf + own_n * ext, &a1);
+        disp[0] = 0;
+        disp[1] = MPI_Aint_diff(a1, a0);
+        rc = MPI_Type_create_hindexed(2, lens, disp, dt, &rt);
+        if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&rt);
+        rbuf = own;
+        rcount = 1;
+      } else if (own != pbuf) {
+        rbuf = pbuf + own_n * ext; /* own_n == 0 */
       }
+      if (rc == MPI_SUCCESS)
+        rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), rbuf,
+                         part_n > 0 ? rcount : 0, rt, cs_mod(r + c.d[0], p), comm);
+      if (rt != dt) MPI_Type_free(&rt);
+      cs_view_free(&sv);
     }
   }
   /* Add the own input where it is due: to the own block, and to the blocks
@@ -112,7 +129,7 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
       rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, (int)tail, dt, op);
     j += n;
   }
-  if (rc == MPI_SUCCESS && own != (char *)out) rc = cs_copy(own, (int)own_n, dt, out, (int)own_n, dt);
+  if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, (int)own_n, dt, out, (int)own_n, dt);
   cs_tmp_free(&part);
   cs_tmp_free(&temp);
   free(rel);
