@@ -63,3 +63,68 @@ int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, 
   if (rc) fprintf(stderr, "collsim: cannot write a platform in %s\n", dir);
   return rc;
 }
+
+/* One size: digits with an optional binary suffix K, M, G (KiB, MiB, GiB)
+ * and an optional trailing B. */
+static int parse_size(const char *s, const char **end, long *v) {
+  char *e;
+  double x = strtod(s, &e);
+  if (e == s || x < 0) return -1;
+  double mul = 1;
+  if (*e == 'K' || *e == 'k') mul = 1024, e++;
+  else if (*e == 'M' || *e == 'm') mul = 1048576, e++;
+  else if (*e == 'G' || *e == 'g') mul = 1073741824.0, e++;
+  if (*e == 'i' && e[1] == 'B') e += 2;
+  else if (*e == 'B') e++;
+  x *= mul;
+  if (x != (double)(long)x || x > 4e9) return -1;
+  *v = (long)x;
+  *end = e;
+  return 0;
+}
+
+int cs_parse_sizes(const char *s, long *out, int max) {
+  int n = 0;
+  const char *p = s;
+  while (*p) {
+    long a, b;
+    const char *e;
+    if (parse_size(p, &e, &a)) goto bad;
+    b = a;
+    double factor = 2, step = 0;
+    if (*e == '-') {
+      if (parse_size(e + 1, &e, &b) || b < a) goto bad;
+      if (*e == ':') {
+        char *q;
+        if (e[1] == 'x' || e[1] == '*') {
+          factor = strtod(e + 2, &q);
+          if (q == e + 2 || factor <= 1) goto bad;
+        } else if (e[1] == '+') {
+          step = strtod(e + 2, &q);
+          if (q == e + 2 || step < 1) goto bad;
+        } else goto bad;
+        e = q;
+      }
+      if (a == 0 && step == 0) goto bad; /* 0 x f never grows */
+    }
+    for (double v = (double)a; v <= (double)b + 0.5; v = step > 0 ? v + step : v * factor) {
+      if (n == max) {
+        fprintf(stderr, "collsim: --bytes %s: too many sizes (at most %d)\n", s, max);
+        return -1;
+      }
+      out[n++] = (long)(v + 0.5);
+      if (a == b) break;
+    }
+    if (*e == ',') e++;
+    else if (*e) goto bad;
+    p = e;
+  }
+  if (n == 0) goto bad;
+  return n;
+bad:
+  fprintf(stderr,
+          "collsim: --bytes '%s': expected sizes in bytes with optional suffix K, M, G "
+          "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",
+          s);
+  return -1;
+}

@@ -143,6 +143,13 @@ int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, i
 int cs_platform_parse_host(const char *host, int *node, int *local);
 
 /*
+ * Read the parameters of a platform file written by cs_platform_write (its "collsim-model:"
+ * comment line) into *pl (kind, np, nodes, ppn, lanes, alpha, beta, gamma, alpha_l, beta_l,
+ * Rb, RN, Rx).  Returns 0, or -1 with a message in err.
+ */
+int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen);
+
+/*
  * The smpirun command-line options that every simulation on these platforms needs for
  * exact, deterministic alpha-beta costs (one line, options separated by spaces).
  */

@@ -1,13 +1,388 @@
-/* Timing mode of the driver (see the models/platforms/driver issue). */
+/* Timing mode of the driver: times one collective with several algorithms
+ * over a list of sizes, the same source under SMPI and on a real MPI.
+ *
+ *   collsim-{smpi,mpi} bench --coll C --algos A,B --bytes m1,m2,... --out FILE
+ *       [--reps R] [--warmup W] [--time-limit S] [--type byte|int|double]
+ *       [--root R] [--in-place 0|1]
+ *
+ * Methodology (ReproMPI-style window synchronization): before every
+ * repetition the processes agree on a common start time in the future and
+ * wait for it; each measures from that start to its own end, and the
+ * repetition's time is that of the slowest process (MPI_MAX). In simulation
+ * the clock is global and exact, waiting is a charged idle period
+ * (smpi_execute_benched), so every process starts at exactly the same
+ * simulated instant and a run is bit-for-bit reproducible; a process that
+ * arrives after the start (the window was too short) makes the repetition
+ * count as invalid and it is redone with a wider window. On a real MPI the
+ * same is done with MPI_Wtime when it is global (one node, or
+ * MPI_WTIME_IS_GLOBAL); otherwise each process measures from its own exit of
+ * a barrier (OSU/IMB style) and the header says so.
+ *
+ * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
+ * kernels' temporaries) and skip the arithmetic of local work, whose cost
+ * is still charged (gamma per byte): their data are not checked. Real-MPI
+ * timing runs do all the work.
+ *
+ * Rank 0 appends one CSV row per (algorithm, size) to FILE and flushes it
+ * (docs/csv.md "bench"); the front door writes the header and resumes.
+ */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#ifdef SMPI_H
+#include <smpi/smpi.h>
+#endif
+#include <gsl/gsl_cdf.h>
+
+#include "../algos/collsim.h"
+#include "../algos/kernel.h"
 #include "driver.h"
 
-int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
-  (void)argc;
-  (void)argv;
+typedef struct {
+  cs_coll coll;
+  char *algos;
+  long *bytes;
+  int nbytes;
+  int reps, warmup;
+  double time_limit;
+  MPI_Datatype dt;
+  MPI_Op op;
+  int root, inplace;
+  const char *out;
+} bench_opts;
+
+static int parse_longs(const char *s, long **out) {
+  int n = 1;
+  for (const char *c = s; *c; c++) n += *c == ',';
+  long *v = malloc(sizeof(long) * (size_t)n);
+  if (!v) return -1;
+  char *end;
+  int k = 0;
+  const char *c = s;
+  while (*c) {
+    v[k++] = strtol(c, &end, 10);
+    if (end == c || v[k - 1] < 0) {
+      free(v);
+      return -1;
+    }
+    c = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') {
+      free(v);
+      return -1;
+    }
+  }
+  *out = v;
+  return k;
+}
+
+/* A buffer of b bytes: shared in simulation (contents meaningless). */
+static void *bbuf(size_t b, int shared) {
+#ifdef SMPI_H
+  if (shared) return SMPI_SHARED_MALLOC(b + 64);
+#endif
+  (void)shared;
+  return calloc(b + 64, 1);
+}
+static void bfree(void *p, int shared) {
+  if (!p) return;
+#ifdef SMPI_H
+  if (shared) {
+    SMPI_SHARED_FREE(p);
+    return;
+  }
+#endif
+  (void)shared;
+  free(p);
+}
+
+static double now(void) { return MPI_Wtime(); }
+
+/* Waits until the common start time (an idle period in simulation). */
+static void wait_until(double start) {
+#ifdef SMPI_H
+  double t = MPI_Wtime();
+  if (start > t) smpi_execute_benched(start - t);
+#else
+  while (MPI_Wtime() < start) {
+  }
+#endif
+}
+
+/* Whether MPI_Wtime is one clock for all processes of comm. */
+static int global_clock(MPI_Comm comm) {
+#ifdef SMPI_H
+  (void)comm;
+  return 1;
+#else
+  int *flag, found, one = 1, all;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
+  if (found && *flag) return 1;
+  /* Same host for all processes: one clock. */
+  MPI_Comm node;
+  int n, p;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &n);
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_free(&node);
+  one = n == p;
+  MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all;
+#endif
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median and a distribution-free 95% confidence interval of the median from
+ * order statistics (binomial(n, 1/2), via GSL); [min, max] for n < 6. */
+static void stats(double *t, int n, double *med, double *mean, double *lo, double *hi) {
+  qsort(t, (size_t)n, sizeof(double), cmp_double);
+  *med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += t[i];
+  *mean = s / n;
+  *lo = t[0];
+  *hi = t[n - 1];
+  if (n >= 6) {
+    /* largest j with P(B <= j - 1) <= 0.025: the interval [t_(j), t_(n-j+1)] */
+    int j = 1;
+    while (j + 1 <= n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= 0.025) j++;
+    *lo = t[j - 1];
+    *hi = t[n - j];
+  }
+}
+
+/* One call of the collective with algorithm a on the prepared buffers. */
+typedef struct {
+  void *sbuf, *rbuf;
+  int *counts, *displs;
+  long count; /* elements: vector, or block */
+} bench_bufs;
+
+static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_Comm comm) {
+  cs_args x;
+  memset(&x, 0, sizeof x);
+  x.sendbuf = o->inplace ? MPI_IN_PLACE : b->sbuf;
+  x.recvbuf = b->rbuf;
+  x.dt = x.sendtype = x.recvtype = o->dt;
+  x.op = o->op;
+  x.root = o->root;
+  x.comm = comm;
+  x.counts = b->counts;
+  x.displs = b->displs;
+  x.count = (int)b->count;
+  x.sendcount = x.recvcount = (int)b->count;
   int r;
   MPI_Comm_rank(comm, &r);
-  if (r == 0) fprintf(stderr, "collsim: bench is not built yet\n");
+  switch (o->coll) {
+  case CS_allgatherv:
+  case CS_gatherv:
+    x.sendcount = b->counts[r];
+    break;
+  case CS_scatterv:
+    x.recvcount = b->counts[r];
+    break;
+  default:
+    break;
+  }
+  /* Rooted collectives: MPI_IN_PLACE only at the root. */
+  if (o->inplace && cs_colls[o->coll].in_place == 2 && r != o->root) x.sendbuf = b->sbuf;
+  if (o->inplace && o->coll == CS_scatter && r == o->root) {
+    x.sendbuf = b->sbuf;
+    x.recvbuf = MPI_IN_PLACE;
+  }
+  if (o->inplace && o->coll == CS_scatterv && r == o->root) {
+    x.sendbuf = b->sbuf;
+    x.recvbuf = MPI_IN_PLACE;
+  }
+  if (o->coll == CS_bcast) x.recvbuf = b->sbuf;
+  return cs_run(a, &x);
+}
+
+static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
+                    int simulated) {
+  int p, r, size;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  MPI_Type_size(o->dt, &size);
+  long elems = bytes / size;
+  int block = o->coll == CS_reduce_scatter_block || o->coll == CS_allgather ||
+              o->coll == CS_gather || o->coll == CS_scatter;
+  int split = o->coll == CS_reduce_scatter || o->coll == CS_allgatherv ||
+              o->coll == CS_gatherv || o->coll == CS_scatterv;
+  bench_bufs b;
+  memset(&b, 0, sizeof b);
+  b.count = block ? elems / p : elems;
+  long total = block ? b.count * p : elems; /* elements of the whole collective */
+  if (total > 2147483647L) {
+    if (r == 0) fprintf(stderr, "collsim bench: %ld bytes exceed MPI's int counts\n", bytes);
+    return 2;
+  }
+  int shared = simulated;
+  size_t tb = (size_t)total * (size_t)size;
+  if (split) {
+    b.counts = bbuf(sizeof(int) * (size_t)p, shared);
+    b.displs = bbuf(sizeof(int) * (size_t)p, shared);
+    if (b.counts && b.displs) cs_split_even(total, p, b.counts, b.displs);
+  }
+  b.sbuf = bbuf(tb, shared);
+  b.rbuf = bbuf(tb, shared);
+  int rc = MPI_SUCCESS;
+  if (!b.sbuf || !b.rbuf || (split && (!b.counts || !b.displs))) rc = MPI_ERR_NO_MEM;
+  char *list = strdup(o->algos);
+  int maxreps = o->warmup + o->reps;
+  double *times = malloc(sizeof(double) * (size_t)(maxreps + 1));
+  if (!list || !times) rc = MPI_ERR_NO_MEM;
+  int err_all = 0;
+  MPI_Allreduce(&rc, &err_all, 1, MPI_INT, MPI_MAX, comm);
+  if (err_all != MPI_SUCCESS) {
+    if (r == 0) fprintf(stderr, "collsim bench: out of memory for %ld bytes\n", bytes);
+    rc = 2;
+    goto out;
+  }
+  for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+       name = strtok_r(NULL, ",", &save)) {
+    const char *lookup = name;
+    if (!strncmp(name, "lib:", 4)) lookup = "native";
+    const cs_algo_info *a = cs_algo_find(o->coll, lookup);
+    if (!a) {
+      if (r == 0) fprintf(stderr, "collsim bench: unknown algorithm %s\n", name);
+      rc = 2;
+      goto out;
+    }
+    int n = 0;
+    double window = 0, wall0 = now();
+    for (int rep = 0; rep < maxreps; rep++) {
+      /* Rank 0 decides whether to go on (time limit, measured repetitions). */
+      int go = rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit || simulated;
+      MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+      if (!go) break;
+      double start, mine[2], all[2];
+      for (;;) {
+        MPI_Barrier(comm);
+        if (global) {
+          double t = now(), t1, t2;
+          MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
+          t = now();
+          MPI_Allreduce(&t, &t2, 1, MPI_DOUBLE, MPI_MAX, comm);
+          double d = t2 - t1;
+          if (d < 1e-6) d = 1e-6;
+          if (window < 4 * d) window = 4 * d;
+          start = t2 + window;
+          mine[1] = now() > start ? 1 : 0;
+          wait_until(start);
+        } else {
+          start = now();
+          mine[1] = 0;
+        }
+        int crc = call(a, o, &b, comm);
+        mine[0] = now() - start;
+        if (crc != MPI_SUCCESS) mine[1] = 2;
+        MPI_Reduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
+        MPI_Bcast(all, 2, MPI_DOUBLE, 0, comm);
+        if (all[1] == 2) {
+          if (r == 0)
+            fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
+                    name, bytes);
+          rc = 2;
+          goto out;
+        }
+        if (all[1] == 0) break;
+        window *= 4; /* somebody was late: redo with a wider window */
+      }
+      if (rep >= o->warmup) times[n++] = all[0];
+    }
+    if (r == 0 && n > 0) {
+      double med, mean, lo, hi;
+      double mn, mx;
+      stats(times, n, &med, &mean, &lo, &hi);
+      mn = times[0];
+      mx = times[n - 1];
+      fprintf(out, "%s,%s,%d,%ld,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", cs_colls[o->coll].name,
+              name, p, (long)tb, n, med, mean, mn, mx, lo, hi);
+      fflush(out);
+    }
+  }
+out:
+  free(list);
+  free(times);
+  bfree(b.sbuf, shared);
+  bfree(b.rbuf, shared);
+  bfree(b.counts, shared);
+  bfree(b.displs, shared);
+  return rc;
+}
+
+int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.coll = CS_NCOLL;
+  o.reps = 1;
+  o.dt = MPI_BYTE;
+  o.op = MPI_BOR;
+  const char *bytes = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define ARG(name) (!strcmp(argv[i], name) && v && ++i)
+    if (ARG("--coll")) {
+      int c = cs_coll_by_name(v);
+      if (c < 0) goto usage;
+      o.coll = (cs_coll)c;
+    } else if (ARG("--algos")) o.algos = (char *)v;
+    else if (ARG("--bytes")) bytes = v;
+    else if (ARG("--reps")) o.reps = atoi(v);
+    else if (ARG("--warmup")) o.warmup = atoi(v);
+    else if (ARG("--time-limit")) o.time_limit = atof(v);
+    else if (ARG("--root")) o.root = atoi(v);
+    else if (ARG("--in-place")) o.inplace = atoi(v);
+    else if (ARG("--out")) o.out = v;
+    else if (ARG("--type")) {
+      if (!strcmp(v, "byte")) o.dt = MPI_BYTE, o.op = MPI_BOR;
+      else if (!strcmp(v, "int")) o.dt = MPI_INT, o.op = MPI_SUM;
+      else if (!strcmp(v, "double")) o.dt = MPI_DOUBLE, o.op = MPI_SUM;
+      else goto usage;
+    } else goto usage;
+#undef ARG
+  }
+  if (o.coll == CS_NCOLL || !o.algos || !bytes || !o.out || o.reps < 1 || o.warmup < 0) goto usage;
+  int p;
+  MPI_Comm_size(comm, &p);
+  if (o.root < 0 || o.root >= p) goto usage;
+  o.nbytes = parse_longs(bytes, &o.bytes);
+  if (o.nbytes < 1) goto usage;
+#ifdef SMPI_H
+  int simulated = 1;
+#else
+  int simulated = 0;
+#endif
+  cs_skip_compute = simulated;
+  cs_shared_buffers = simulated;
+  FILE *out = NULL;
+  int bad = 0;
+  if (r == 0) {
+    out = fopen(o.out, "a");
+    bad = out == NULL;
+    if (bad) fprintf(stderr, "collsim bench: cannot append to %s\n", o.out);
+  }
+  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+  int rc = bad ? 2 : 0;
+  int global = global_clock(comm);
+  if (out) {
+    fprintf(out, "# sync=%s\n", global ? "window" : "barrier");
+    fflush(out);
+  }
+  for (int i = 0; i < o.nbytes && rc == 0; i++) rc = run_size(&o, o.bytes[i], out, comm, global, simulated);
+  if (out) fclose(out);
+  free(o.bytes);
+  return rc;
+usage:
+  if (r == 0)
+    fprintf(stderr, "collsim-driver bench: bad arguments (normally started by ./collsim bench)\n");
   return 2;
 }

@@ -1,0 +1,340 @@
+/* ./collsim predict and ./collsim table1: the paper's formula, collsim's
+ * exact model and SMPI's simulated time side by side. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "model.h"
+#include "platgen.h"
+#include "registry.h"
+
+typedef struct {
+  const char *model; /* NULL or "abg" */
+  double alpha, beta, gamma;
+  int nosim;
+} pred_opts;
+
+static int pred_extra(int argc, char **argv, int i, void *ctx) {
+  pred_opts *o = ctx;
+  const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+  if (!strcmp(a, "--no-sim")) {
+    o->nosim = 1;
+    return 1;
+  }
+  double *dst = !strcmp(a, "--alpha") ? &o->alpha
+                : !strcmp(a, "--beta")  ? &o->beta
+                : !strcmp(a, "--gamma") ? &o->gamma
+                                        : NULL;
+  if (dst || !strcmp(a, "--model")) {
+    if (!v) {
+      fprintf(stderr, "collsim: %s needs a value\n", a);
+      return -1;
+    }
+    if (!dst) {
+      if (strcmp(v, "abg")) {
+        fprintf(stderr,
+                "collsim: --model %s: only abg takes parameters here; for max-rate or k-lane "
+                "models give a platform written by `collsim platform maxrate|lanes ...`\n",
+                v);
+        return -1;
+      }
+      o->model = v;
+      return 2;
+    }
+    char *e;
+    *dst = strtod(v, &e);
+    if (*e || *dst < 0) {
+      fprintf(stderr, "collsim: %s %s: expected a number >= 0 (SI units)\n", a, v);
+      return -1;
+    }
+    return 2;
+  }
+  return 0;
+}
+
+/* An abg platform for np ranks with the given parameters, in dir. */
+static int write_abg(const char *dir, int np, double alpha, double beta, double gamma, char *xml,
+                     char *hosts, size_t len) {
+  cs_platform pl;
+  char err[512];
+  cs_platform_init("abg", &pl, err, sizeof err);
+  pl.np = np;
+  pl.nodes = np;
+  pl.ppn = 1;
+  pl.alpha = alpha;
+  pl.beta = beta;
+  pl.Rb = beta > 0 ? 1 / beta : 0;
+  pl.gamma = gamma;
+  if (cs_platform_check(&pl, err, sizeof err)) {
+    fprintf(stderr, "collsim: %s\n", err);
+    return -1;
+  }
+  snprintf(xml, len, "%s/abg-%d.xml", dir, np);
+  snprintf(hosts, len, "%s/abg-%d.hostfile", dir, np);
+  FILE *f = fopen(xml, "w"), *h = fopen(hosts, "w");
+  int rc = f && h ? cs_platform_write(f, h, &pl) : -1;
+  if (f) fclose(f);
+  if (h) fclose(h);
+  return rc;
+}
+
+/* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
+ * come from a bench CSV at simcsv (NULL: none). */
+static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv) {
+  for (int a = 0; a < q->nalgos; a++)
+    for (int i = 0; i < q->nbytes; i++) {
+      const char *algo = q->algos[a];
+      long m = cs_effective_bytes(q->coll, q->np, q->bytes[i], 1);
+      int dup = 0;
+      for (int k = 0; k < i; k++) dup |= cs_effective_bytes(q->coll, q->np, q->bytes[k], 1) == m;
+      if (dup) continue;
+      char t1[64] = "", ms[64] = "", ss[64] = "", re[64] = "";
+      double t, model = -1;
+      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) snprintf(t1, sizeof t1, "%.10g", t);
+      cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
+      char err[512];
+      if (cs_model_has(q->coll, algo)) {
+        if (cs_model_time(mo, &c, &model, err, sizeof err) == 0) snprintf(ms, sizeof ms, "%.10g", model);
+        else fprintf(stderr, "collsim predict: %s\n", err);
+      }
+      double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
+      if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
+      if (sim >= 0 && model > 0) snprintf(re, sizeof re, "%.3g", fabs(sim - model) / model);
+      else if (sim >= 0 && model == 0) snprintf(re, sizeof re, "%.3g", sim == 0 ? 0.0 : INFINITY);
+      fprintf(out, "%s,%s,%d,%ld,%s,%s,%s,%s\n", cs_colls[q->coll].name, algo, q->np, m, t1, ms,
+              ss, re);
+      fflush(out);
+    }
+}
+
+static void predict_usage(FILE *f) {
+  fprintf(f,
+          "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST\n"
+          "                       [--platform F | --model abg --alpha S --beta S/B --gamma S/B]\n"
+          "                       [--no-sim] [--out FILE] [--root R] [--in-place]\n"
+          "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n"
+          "  table1_s  the paper's formula (Table I; empty if it has none)\n"
+          "  model_s   collsim's exact round-by-round model of the implementation\n"
+          "  sim_s     SMPI's time on the platform (skipped with --no-sim)\n"
+          "  rel_err   |sim_s - model_s| / model_s\n"
+          "The model's parameters come from the platform file's collsim-model line, or from\n"
+          "--model abg (then an abg platform with those parameters is generated for SMPI;\n"
+          "defaults alpha 1e-6 s, beta 1e-10 s/B, gamma 2.5e-10 s/B). Every message carries\n"
+          "SMPI's 16-byte envelope in the model and in Table I.\n");
+}
+
+int cmd_predict(int argc, char **argv) {
+  cs_bench_req q;
+  cs_bench_defaults(&q);
+  pred_opts po = {NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  char platform[4096];
+  int rc = cs_bench_parse(argc, argv, &q, "predict", pred_extra, &po, platform, sizeof platform);
+  if (rc == 1) {
+    predict_usage(stdout);
+    return 0;
+  }
+  if (rc) return rc;
+  if (!q.nalgos || !q.nbytes) {
+    fprintf(stderr, "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
+    return 2;
+  }
+  if (platform[0] && po.model) {
+    fprintf(stderr, "collsim predict: give --platform or --model abg, not both\n");
+    return 2;
+  }
+  char dir[4096];
+  if (cs_make_tmpdir(dir, sizeof dir)) return 1;
+  cs_model mo;
+  char err[1024];
+  rc = 0;
+  if (platform[0]) {
+    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
+        cs_model_from_platform(q.xml, &mo, err, sizeof err)) {
+      if (q.xml[0] && err[0]) fprintf(stderr, "collsim predict: %s\n", err);
+      rc = 2;
+    }
+  } else {
+    mo = cs_model_abg(po.alpha, po.beta, po.gamma);
+    if (!po.nosim && write_abg(dir, q.np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml))
+      rc = 2;
+  }
+  char simcsv[4200] = "";
+  if (rc == 0 && !po.nosim) {
+    /* Only what SMPI can run: every algorithm (native included). */
+    snprintf(simcsv, sizeof simcsv, "%s/sim.csv", dir);
+    cs_bench_req b = q;
+    b.out = simcsv;
+    b.quiet = 1;
+    b.redo = 1;
+    b.backend = "smpi";
+    rc = cs_bench_run(&b);
+  }
+  if (rc == 0) {
+    FILE *out = q.out ? fopen(q.out, "w") : stdout;
+    if (!out) {
+      fprintf(stderr, "collsim predict: cannot write %s\n", q.out);
+      rc = 1;
+    } else {
+      fprintf(out, "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n");
+      predict_rows(out, &q, &mo, po.nosim ? NULL : simcsv);
+      if (out != stdout) fclose(out);
+    }
+  }
+  cs_rm_tree(dir);
+  return rc;
+}
+
+/* ---- table1 --------------------------------------------------------------- */
+
+static void table1_usage(FILE *f) {
+  fprintf(f,
+          "usage: collsim table1 --np P [--bytes LIST] [--alpha S --beta S/B --gamma S/B]\n"
+          "                      [--no-sim] [--csv FILE]\n"
+          "Reproduces Table I of Traff et al. 2023 for P processes: for allreduce, reduce,\n"
+          "reduce_scatter_block and allgather, the paper's formula, collsim's exact model\n"
+          "and the SMPI simulation on an abg platform, circulant and ceilhalf against\n"
+          "butterfly and Bruck. Defaults: --bytes 1K,64K,1M, alpha 1e-6 s, beta 1e-10 s/B\n"
+          "(10 GB/s), gamma 2.5e-10 s/B. Every message carries SMPI's 16-byte envelope.\n");
+}
+
+int cmd_table1(int argc, char **argv) {
+  pred_opts po = {NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  int np = 0;
+  const char *bytes = "1K,64K,1M", *csv = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      table1_usage(stdout);
+      return 0;
+    }
+    int used = pred_extra(argc, argv, i, &po);
+    if (used < 0) return 2;
+    if (used > 0) {
+      i += used - 1;
+      continue;
+    }
+    if (!v || (strcmp(a, "--np") && strcmp(a, "--bytes") && strcmp(a, "--csv"))) {
+      fprintf(stderr, "collsim table1: unknown option or missing value: %s (see --help)\n", a);
+      return 2;
+    }
+    i++;
+    if (!strcmp(a, "--np")) np = atoi(v);
+    else if (!strcmp(a, "--bytes")) bytes = v;
+    else csv = v;
+  }
+  if (np < 1) {
+    fprintf(stderr, "collsim table1: --np P (>= 1) is required\n");
+    return 2;
+  }
+  cs_bench_req q;
+  cs_bench_defaults(&q);
+  q.np = np;
+  q.nbytes = cs_parse_sizes(bytes, q.bytes, CS_MAX_SIZES);
+  if (q.nbytes < 0) return 2;
+  char dir[4096];
+  if (cs_make_tmpdir(dir, sizeof dir)) return 1;
+  if (!po.nosim && write_abg(dir, np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml)) {
+    cs_rm_tree(dir);
+    return 2;
+  }
+  cs_model mo = cs_model_abg(po.alpha, po.beta, po.gamma);
+  static const struct {
+    cs_coll coll;
+    const char *label;
+    const char *algos[5];
+  } ops[] = {
+      {CS_allreduce, "Reduction-to-all", {"circulant", "ceilhalf", "circulant_rsag", "butterfly", NULL}},
+      {CS_reduce, "Reduction-to-root", {"circulant", "butterfly", NULL}},
+      {CS_reduce_scatter_block, "Reduce-scatter", {"circulant", "ceilhalf", "butterfly", NULL}},
+      {CS_allgather, "Allgather", {"circulant", "ceilhalf", "butterfly", "bruck", NULL}},
+  };
+  char rows[4200];
+  snprintf(rows, sizeof rows, "%s/table1.csv", dir);
+  FILE *all = fopen(csv ? csv : rows, "w");
+  if (!all) {
+    fprintf(stderr, "collsim table1: cannot write %s\n", csv ? csv : rows);
+    cs_rm_tree(dir);
+    return 1;
+  }
+  fprintf(all, "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n");
+  int rc = 0;
+  for (size_t o = 0; o < sizeof ops / sizeof ops[0] && rc == 0; o++) {
+    q.coll = ops[o].coll;
+    q.nalgos = 0;
+    while (ops[o].algos[q.nalgos]) {
+      q.algos[q.nalgos] = ops[o].algos[q.nalgos];
+      q.nalgos++;
+    }
+    char simcsv[4200] = "";
+    if (!po.nosim) {
+      snprintf(simcsv, sizeof simcsv, "%s/sim-%zu.csv", dir, o);
+      cs_bench_req b = q;
+      b.out = simcsv;
+      b.quiet = 1;
+      fprintf(stderr, "collsim table1: simulating %s on %d ranks\n", cs_colls[q.coll].name, np);
+      rc = cs_bench_run(&b);
+    }
+    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv);
+  }
+  fclose(all);
+  if (rc == 0) {
+    /* The table, read back from the CSV. */
+    printf("Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
+           np, po.alpha, po.beta, po.gamma);
+    printf("(times in microseconds; model = collsim's exact model of its implementation)\n\n");
+    printf("| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|\n");
+    FILE *f = fopen(csv ? csv : rows, "r");
+    char line[1024];
+    int first = 1;
+    while (f && fgets(line, sizeof line, f)) {
+      if (first) {
+        first = 0;
+        continue;
+      }
+      char coll[64], algo[64], t1[64], ms[64], ss[64];
+      long m;
+      int p;
+      /* coll,algo,p,bytes,table1,model,sim,rel */
+      char *fld[8];
+      int n = 0;
+      line[strcspn(line, "\n")] = '\0';
+      for (char *s = line; n < 8; n++) {
+        fld[n] = s;
+        char *c = strchr(s, ',');
+        if (!c) {
+          n++;
+          break;
+        }
+        *c = '\0';
+        s = c + 1;
+      }
+      if (n < 7) continue;
+      snprintf(coll, sizeof coll, "%s", fld[0]);
+      snprintf(algo, sizeof algo, "%s", fld[1]);
+      p = atoi(fld[2]);
+      m = atol(fld[3]);
+      (void)p;
+      snprintf(t1, sizeof t1, "%s", fld[4]);
+      snprintf(ms, sizeof ms, "%s", fld[5]);
+      snprintf(ss, sizeof ss, "%s", fld[6]);
+      const char *label = coll;
+      for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        if (!strcmp(cs_colls[ops[o].coll].name, coll)) label = ops[o].label;
+      char a[32] = "-", b[32] = "-", c[32] = "-", d[32] = "-";
+      if (*t1) snprintf(a, sizeof a, "%.3f", atof(t1) * 1e6);
+      if (*ms) snprintf(b, sizeof b, "%.3f", atof(ms) * 1e6);
+      if (*ss) snprintf(c, sizeof c, "%.3f", atof(ss) * 1e6);
+      if (*ss && *t1 && atof(t1) > 0) snprintf(d, sizeof d, "%.3f", atof(ss) / atof(t1));
+      printf("| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
+    }
+    if (f) fclose(f);
+    if (csv) fprintf(stderr, "collsim table1: CSV in %s\n", csv);
+  }
+  cs_rm_tree(dir);
+  return rc;
+}

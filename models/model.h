@@ -1,0 +1,101 @@
+/* collsim cost models: what a collective costs on paper.
+ *
+ * Two kinds of answers, both pure C (no MPI, no SimGrid):
+ *  - cs_table1_time: the paper's closed-form expressions (Table I of Träff,
+ *    Hunold, Vardas, Funk 2023, the ceilhalf seed's rounds and volume), as
+ *    printed, with an optional envelope added to every message.
+ *  - cs_model_time: the exact cost of OUR implementation. Every algorithm has
+ *    a schedule generator (models/schedules.c) that writes, per process, the
+ *    sequence of blocking exchanges and local work its kernel performs, with
+ *    the same peers, byte counts and local-work bytes. An event evaluator
+ *    prices the schedules: a message starts when both sides have posted it
+ *    and takes the model's message time; a process's exchange ends when its
+ *    send and its receive have both ended; local work takes gamma per byte.
+ *    The time of a collective is that of the slowest process, all starting
+ *    at 0. On a contention-free alpha-beta-gamma machine this is exactly
+ *    what SimGrid/SMPI computes (tests/model_vs_sim.sh holds it to 1e-6).
+ *
+ * Cost models (cs_model.kind):
+ *  - ABG: homogeneous, one-ported, full duplex: alpha + beta (m + envelope)
+ *    per message (envelope = 16 for SMPI, 0 in the papers), gamma per byte
+ *    of each local reduction and copy.
+ *  - MAXRATE (Bienz, Olson, Gropp 2019, eq. 2-3, node-aware postal +
+ *    max-rate): ppn processes per node; intra-node alpha_l + beta_l m;
+ *    inter-node alpha + n m / min(RN, n Rb) when n processes of the node
+ *    inject at once (n counted per communication step).
+ *  - LANES (Träff, Hunold 2020, k-lane): as MAXRATE with k NICs per node,
+ *    each of rate RN; local rank j uses lane j mod k (processes alternate
+ *    over sockets), so n counts the concurrent senders of one lane.
+ * Adding a model for a new algorithm = one generator function and one line
+ * in the table of models/schedules.c.
+ */
+#ifndef COLLSIM_MODEL_H
+#define COLLSIM_MODEL_H
+
+#include <stddef.h>
+
+#include "registry.h"
+
+typedef enum { CS_MODEL_ABG, CS_MODEL_MAXRATE, CS_MODEL_LANES } cs_model_kind;
+
+typedef struct {
+  cs_model_kind kind;
+  double alpha, beta, gamma; /* s, s/byte, s/byte */
+  double envelope;           /* bytes added to every message: 16 in SMPI, 0 in the papers */
+  /* MAXRATE and LANES: */
+  double alpha_l, beta_l;    /* intra-node */
+  double Rb, RN;             /* bytes/s: per process, per NIC */
+  double Rx;                 /* bytes/s between lanes of a node (0: no limit) */
+  int ppn, lanes;
+} cs_model;
+
+/* An ABG model with the given parameters and SMPI's 16-byte envelope. */
+cs_model cs_model_abg(double alpha, double beta, double gamma);
+
+/* What is priced: collective, algorithm (registry name), p, m bytes, root,
+ * in place. The element type is MPI_BYTE: m counts bytes exactly. */
+typedef struct {
+  cs_coll coll;
+  const char *algo;
+  int p;
+  long bytes;
+  int root;
+  int inplace;
+} cs_case;
+
+/* The message size a case really moves: block collectives (reduce_scatter_
+ * block, allgather, gather, scatter) use blocks of floor(m / p) bytes, so
+ * their total is p floor(m / p); all others move m. */
+long cs_case_bytes(cs_coll coll, int p, long m);
+/* Block sizes of a case (p entries): equal blocks, an even split of m for
+ * reduce_scatter and the v-collectives (the first m % p blocks one byte
+ * larger, as cs_split_even), or one block of m (reduce, bcast, ...). */
+void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]);
+/* True iff all blocks of the case have the same size. */
+int cs_case_equal_blocks(cs_coll coll, int p, long m);
+
+/* 1 iff collsim has an exact model of (coll, algo). */
+int cs_model_has(cs_coll coll, const char *algo);
+
+/* The exact model time of our implementation. Returns 0, or -1 with a
+ * message in err (unknown algorithm, p < 1, m < 0, no memory). */
+int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen);
+
+/* Per-process detail for tests and teaching: messages sent, bytes sent and
+ * bytes of local work of the slowest and of all processes. */
+typedef struct {
+  double time;      /* slowest process */
+  long messages;    /* messages sent by all processes */
+  double sent;      /* bytes sent by all processes */
+  double local;     /* bytes of local work of all processes */
+  int rounds;       /* communication steps of the longest process */
+} cs_model_stats;
+int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char *err,
+                  size_t errlen);
+
+/* The paper's formula for (coll, algo) under an ABG model (envelope added
+ * per message). Returns 0, or -1 when the papers give no formula. */
+int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, long m,
+                   double *t);
+
+#endif
