@@ -17,8 +17,8 @@
  * q alpha + (beta + gamma)(p-1)/p m; allreduce in 2q rounds with 2(p-1)
  * blocks, 2 q alpha + 2 beta (p-1)/p m + gamma (p-1)/p m; its allgather has
  * the circulant allgather's rounds and volume. circulant_rsag is the sum of
- * the circulant reduce-scatter and allgather rows (Sec. III-G); gather and
- * scatter (Sec. III-F) take q alpha + beta (p-1)/p m.
+ * the circulant reduce-scatter and allgather rows (Sec. III-G). Table I has
+ * no rows for gather and scatter, so they get none here.
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
  */
@@ -71,13 +71,6 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
       *t = pow2 ? Q * a + b * vol + g * m
                 : a + b * m / P + Q * a + b * (twoq - 1) * 2 * m / P + a + b * m + g * m;
     else if (br && coll == CS_allgather) *t = Q * a + b * vol + g * m;
-    else return -1;
-    return 0;
-  case CS_gather:
-  case CS_gatherv:
-  case CS_scatter:
-  case CS_scatterv:
-    if (circ) *t = Q * a + b * vol;
     else return -1;
     return 0;
   default:

@@ -50,7 +50,7 @@ static const char *const kind_names[CS_PLAT_NKINDS + 1] = {
 static const char *const smpirun_flags =
     "--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e15 "
     "--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no "
-    "--cfg=smpi/send-is-detached-thresh:0";
+    "--cfg=smpi/send-is-detached-thresh:0 --cfg=surf/precision:1e-12";
 
 /*
  * The configuration every generated file carries.  smpirun forces network/model:SMPI, whose

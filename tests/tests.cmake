@@ -28,3 +28,15 @@ add_test(NAME platforms COMMAND bash ${CMAKE_SOURCE_DIR}/platforms/tests/run.sh 
 # Option combinations: a layout list without "even" must still run the
 # collectives that have no blocks (once), next to the v-collectives.
 add_test(NAME check_options COMMAND ${CLI} check --np 5 --coll allgatherv,allreduce,reduce_scatter --layout rev,one --in-place)
+
+# The exact models against SMPI on abg platforms (tests/model_vs_sim.sh):
+# every registered algorithm but native, 1e-6 where blocks are equal, 1e-2
+# otherwise, Table I bounds of the circulant algorithms, and the optimal
+# ceilhalf reduce_scatter_block formula with gamma = 0.
+set(MVS bash ${T}/model_vs_sim.sh ${CLI})
+add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-20 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 21-40 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
+add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
+add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
+add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)

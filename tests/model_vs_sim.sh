@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Holds collsim's exact models against SMPI on contention-free abg platforms:
+#   |sim - model| / model <= 1e-6 where all blocks are equal (bytes % p == 0),
+#   <= 1e-2 otherwise; circulant algorithms (and circulant_rsag) stay within
+#   their Table I bound (16-byte envelope per message) where blocks are equal;
+#   with gamma = 0 the ceilhalf reduce_scatter_block takes exactly
+#   ceil(log2 p)(alpha + 16 beta) + (p-1)/p m beta.
+# usage: model_vs_sim.sh CLI P_LIST SIZES [extra predict options...]
+set -uo pipefail
+cli=$1 plist=$2 sizes=$3
+shift 3
+extra=("$@")
+alpha=1.5e-6 beta=2e-10 gamma=3e-10
+fail=0 rows=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expand() { # 2-5,7 -> 2 3 4 5 7
+  local IFS=,
+  for part in $1; do
+    if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+  done
+}
+algos_of() { # the registered non-native algorithms of a collective
+  "$cli" list --csv | awk -F, -v c="$1" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }'
+}
+for p in $(expand "$plist"); do
+  for coll in allreduce reduce reduce_scatter_block reduce_scatter allgather allgatherv gather gatherv scatter scatterv; do
+    algos=$(algos_of $coll)
+    root=$((p / 3))
+    out="$tmp/$coll-$p.csv"
+    if ! "$cli" predict --coll $coll --algo "$algos" --np $p --bytes "$sizes" --root $root \
+         --model abg --alpha $alpha --beta $beta --gamma $gamma "${extra[@]}" >"$out" 2>"$tmp/err"; then
+      echo "FAIL predict $coll p=$p:"; cat "$tmp/err"; fail=$((fail + 1)); continue
+    fi
+    # coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err
+    res=$(awk -F, 'NR > 1 {
+        n++
+        eq = ($4 % $3 == 0)
+        tol = eq ? 1e-6 : 1e-2
+        if ($6 == "" || $7 == "") { print "FAIL missing model or sim: " $0; bad++; next }
+        if ($8 + 0 > tol) { print "FAIL rel_err > " tol ": " $0; bad++ }
+        circ = ($2 == "circulant" || $2 == "circulant_rsag")
+        if (circ && eq && $5 != "" && $6 + 0 > ($5 + 0) * (1 + 1e-12)) { print "FAIL above Table I: " $0; bad++ }
+        if (circ && eq && $5 != "" && $7 + 0 > ($5 + 0) * (1 + 1e-9)) { print "FAIL sim above Table I: " $0; bad++ }
+      } END { printf "ROWS %d\n", n; exit bad > 0 }' "$out")
+    st=$?
+    rows=$((rows + $(echo "$res" | awk '/^ROWS/ { print $2 }')))
+    if [ $st -ne 0 ]; then echo "$res" | grep FAIL | sed "s/^/[p=$p] /"; fail=$((fail + 1)); fi
+  done
+  # gamma = 0: ceilhalf reduce_scatter_block is round- and volume-optimal.
+  out="$tmp/ch-$p.csv"
+  "$cli" predict --coll reduce_scatter_block --algo ceilhalf --np $p --bytes "$sizes" \
+      --model abg --alpha $alpha --beta $beta --gamma 0 "${extra[@]}" >"$out" 2>"$tmp/err" || { cat "$tmp/err"; fail=$((fail + 1)); }
+  awk -F, -v a=$alpha -v b=$beta 'NR > 1 && $4 > 0 {
+      p = $3; m = $4; q = 0; while (2 ^ q < p) q++
+      f = q * (a + 16 * b) + (p - 1) / p * m * b
+      for (c = 6; c <= 7; c++) {
+        d = $c - f; if (d < 0) d = -d
+        if (f > 0 && d / f > 1e-9 || f == 0 && $c != 0) { print "FAIL ceilhalf optimal formula " f ": " $0; bad++ }
+      }
+      n++
+    } END { exit bad > 0 }' "$out" || fail=$((fail + 1))
+done
+echo "model_vs_sim: p in $plist, sizes $sizes ${extra[*]}: $rows rows checked, $fail failing groups"
+[ $fail -eq 0 ] && [ $rows -gt 0 ]
