@@ -197,6 +197,14 @@ int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
     v->count = (int)total;
     return MPI_SUCCESS;
   }
+  if (cs_skip_compute) {
+    /* Timing run, data not checked: the same number of bytes from the start
+     * of the buffer (which holds all blocks) costs the same in simulation
+     * and spares SMPI packing thousands of pieces into real memory. */
+    v->buf = base;
+    v->count = (int)total;
+    return MPI_SUCCESS;
+  }
   int *lens = malloc(sizeof(int) * (size_t)m);
   MPI_Aint *disp = malloc(sizeof(MPI_Aint) * (size_t)m);
   if (!lens || !disp) {

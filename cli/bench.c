@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -174,14 +176,18 @@ static int type_size(const char *t) {
   return !strcmp(t, "byte") ? 1 : !strcmp(t, "int") ? 4 : !strcmp(t, "double") ? 8 : 0;
 }
 
+/* Whether the run uses a non-default block layout (--layout single). */
+static int bench_single(const cs_bench_req *q) { return q->layout && strcmp(q->layout, "even"); }
+
 /* The header lines of a bench CSV (what the run depends on). */
 static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
   snprintf(buf, len,
            "# collsim bench backend=%s platform=%s np=%d coll=%s type=%s root=%d in_place=%d "
-           "reps=%d warmup=%d%s%s\n",
+           "reps=%d warmup=%d%s%s%s%s\n",
            q->backend, q->smpi ? q->xml : (q->hostfile ? q->hostfile : "localhost"), q->np,
            cs_colls[q->coll].name, q->type, q->root, q->inplace, q->reps, q->warmup,
-           q->cfg ? " cfg=" : "", q->cfg ? q->cfg : "");
+           q->cfg ? " cfg=" : "", q->cfg ? q->cfg : "", bench_single(q) ? " layout=" : "",
+           bench_single(q) ? q->layout : "");
 }
 
 static const char *COLUMNS = "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s\n";
@@ -212,6 +218,11 @@ int cs_bench_run(cs_bench_req *q) {
   }
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
+    return 2;
+  }
+  if (bench_single(q) && (strcmp(q->layout, "single") || q->coll != CS_reduce_scatter)) {
+    fprintf(stderr, "collsim bench: --layout %s: valid: even, or single (reduce_scatter only)\n",
+            q->layout);
     return 2;
   }
   if (q->inplace && !cs_colls[q->coll].in_place) {
@@ -299,7 +310,9 @@ int cs_bench_run(cs_bench_req *q) {
         argv_add(&j->args, "%s", t);
       argv_add(&j->args, "--cfg=smpi/display-timing:no");
       argv_add(&j->args, "--log=root.thres:warning");
-      if (q->np > 20000) argv_add(&j->args, "--cfg=contexts/guard-size:0");
+      /* Every actor's stack guard page is one more memory map; thousands of
+       * ranks with shared buffers run into vm.max_map_count without this. */
+      if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
       if (!strncmp(name, "native:", 7))
         argv_add(&j->args, "--cfg=smpi/%s:%s", cs_colls[q->coll].name, name + 7);
       if (!strncmp(name, "lib:", 4)) argv_add(&j->args, "--cfg=smpi/coll-selector:%s", name + 4);
@@ -353,17 +366,38 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "%d", q->warmup);
     argv_add(&j->args, "--time-limit");
     argv_add(&j->args, "%g", q->time_limit);
+    if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
+    if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
   }
   for (int i = 0; i < nj && rc == 0; i++) {
     if (!q->quiet)
       fprintf(stderr, "collsim bench: %s %s on %d ranks (%d/%d)\n", cs_colls[q->coll].name,
               jobname[i], q->np, i + 1, nj);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     cs_run_jobs(&jobs[i], 1, 1, NULL, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (q->stats) {
+      /* ru_maxrss of waited-for children: the largest process so far (the
+       * simulation), so run one bench per figure wanted. */
+      struct rusage ru;
+      getrusage(RUSAGE_CHILDREN, &ru);
+      fprintf(stderr, "collsim bench: %s %s np=%d wall_s=%.2f peak_rss_mib=%.0f\n",
+              cs_colls[q->coll].name, jobname[i], q->np,
+              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+              (double)ru.ru_maxrss / 1024.0);
+    }
     if (!WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0) {
       fprintf(stderr, "collsim bench: the run failed:");
       for (int k = 0; k < jobs[i].args.n; k++) fprintf(stderr, " %s", jobs[i].args.v[k]);
       fprintf(stderr, "\n");
       cs_print_tail(jobs[i].err, 15);
+      char cmd[8400];
+      snprintf(cmd, sizeof cmd, "grep -q 'Could not map folded virtual memory' '%s'", jobs[i].err);
+      if (system(cmd) == 0)
+        fprintf(stderr,
+                "collsim bench: SMPI ran out of memory maps (each shared buffer and each rank's "
+                "stack is one); raise the limit, as root: sysctl -w vm.max_map_count=1048576\n");
       rc = 1;
     }
   }
@@ -479,7 +513,11 @@ static void bench_usage(FILE *f) {
           "  --root R         root of rooted collectives (0)\n"
           "  --in-place       use MPI_IN_PLACE\n"
           "  --cfg \"...\"      extra smpirun options, e.g. \"--cfg=smpi/allreduce:rab\"\n"
-          "  --redo           discard FILE's rows and run everything again\n");
+          "  --layout L       reduce_scatter blocks: even (default) or single (all counts\n"
+          "                   0 but the root's, which is m)\n"
+          "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
+          "  --redo           discard FILE's rows and run everything again\n"
+          "  --stats          print wall seconds and peak memory of each run on stderr\n");
 }
 
 /* Parses the options common to bench and predict into q. Returns 0, 1 for
@@ -506,6 +544,10 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       q->quiet = 1;
       continue;
     }
+    if (!strcmp(o, "--stats")) {
+      q->stats = 1;
+      continue;
+    }
     if (extra) {
       int used = extra(argc, argv, i, ctx);
       if (used < 0) return 2;
@@ -516,7 +558,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     }
     static const char *valued[] = {"--platform", "--np", "--coll", "--algos", "--algo", "--bytes",
                                    "--out", "--backend", "--hostfile", "--reps", "--warmup",
-                                   "--time-limit", "--type", "--root", "--cfg"};
+                                   "--time-limit", "--type", "--root", "--cfg", "--layout",
+                                   "--samples"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -548,6 +591,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     else if (!strcmp(o, "--type")) q->type = v;
     else if (!strcmp(o, "--root")) q->root = atoi(v);
     else if (!strcmp(o, "--cfg")) q->cfg = v;
+    else if (!strcmp(o, "--layout")) q->layout = v;
+    else if (!strcmp(o, "--samples")) q->samples = v;
   }
   if (!coll || !q->np) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);

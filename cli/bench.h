@@ -26,8 +26,10 @@ typedef struct {
   const char *type;
   int reps, warmup; /* -1: backend default */
   double time_limit;
-  int root, inplace, redo, quiet, jobs;
+  int root, inplace, redo, quiet, jobs, stats;
   const char *cfg; /* extra smpirun options */
+  const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
+  const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

@@ -36,6 +36,11 @@ void cs_print_tail(const char *path, int lines);
  * returns the count, or -1 with a message. */
 int cs_parse_np_list(const char *s, int *out, int max);
 
+/* Parses sizes: "1K", "16M", "8,1K,1M", "1-16M:x2" (geometric, the
+ * default), "0-4096:+512" (arithmetic). Returns the count or -1 with a
+ * message. */
+int cs_parse_sizes(const char *s, long *out, int max);
+
 /* Writes a contention-free platform with at least np hosts and its
  * hostfile (one rank per host) into dir; returns 0 on success. */
 int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len);
@@ -43,5 +48,11 @@ int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, 
 /* Subcommands. */
 int cmd_list(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_table1(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_guidelines(int argc, char **argv);
 
 #endif

@@ -16,6 +16,12 @@ static const command commands[] = {
     {"list", cmd_list, "print the algorithm registry (--csv for machines)"},
     {"check", cmd_check, "run algorithms against formulas and report (see check --help)"},
     {"platform", cs_platform_main, "write a SimGrid platform file (see platform --help)"},
+    {"plot", cmd_plot, "draw PNG/SVG plots from collsim CSV files (see plot --help)"},
+    {"bench", cmd_bench, "time algorithms on a platform or a real MPI, CSV out (see bench --help)"},
+    {"predict", cmd_predict, "Table I formula, exact model and simulation side by side (predict --help)"},
+    {"table1", cmd_table1, "reproduce Table I of the circulant paper for p processes (table1 --help)"},
+    {"guidelines", cmd_guidelines, "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
+    {"calibrate", cmd_calibrate, "measure this machine and write a platform file (see calibrate --help)"},
 };
 
 static void usage(FILE *f) {

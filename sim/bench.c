@@ -51,6 +51,8 @@ typedef struct {
   MPI_Op op;
   int root, inplace;
   const char *out;
+  int single;          /* reduce_scatter: only the root's block, of all m */
+  const char *samples; /* rep-level times appended here (rank 0) */
 } bench_opts;
 
 static int parse_longs(const char *s, long **out) {
@@ -203,6 +205,28 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
   return cs_run(a, &x);
 }
 
+/* Max-reduction of n <= 4 doubles on all processes in ceil(log2 p) rounds
+ * of the circulant pattern (max is idempotent, so overlapping ranges do not
+ * matter). Not a collsim kernel: those read process-global switches
+ * (cs_skip_compute), which must not change while simulated processes,
+ * coroutines of one OS process, are inside a timed collective. SMPI's
+ * default selector would use a linear algorithm, which dominates the wall
+ * time at thousands of ranks. */
+static void sync_max(double *v, int n, MPI_Comm comm) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  cs_circ c;
+  cs_circ_init(&c, p);
+  double t[4];
+  for (int k = 0; k < c.q; k++) {
+    MPI_Sendrecv(v, n, MPI_DOUBLE, cs_mod(r - c.d[k], p), CS_TAG + 1, t, n, MPI_DOUBLE,
+                 cs_mod(r + c.d[k], p), CS_TAG + 1, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < n; i++)
+      if (t[i] > v[i]) v[i] = t[i];
+  }
+}
+
 static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
                     int simulated) {
   int p, r, size;
@@ -229,6 +253,11 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     b.counts = malloc(sizeof(int) * (size_t)p);
     b.displs = malloc(sizeof(int) * (size_t)p);
     if (b.counts && b.displs) cs_split_even(total, p, b.counts, b.displs);
+    if (b.counts && b.displs && o->single)
+      for (int i = 0; i < p; i++) {
+        b.counts[i] = i == o->root ? (int)total : 0;
+        b.displs[i] = i <= o->root ? 0 : (int)total;
+      }
   }
   b.sbuf = bbuf(tb, shared);
   b.rbuf = bbuf(tb, shared);
@@ -257,15 +286,31 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     }
     int n = 0;
     double window = 0, wall0 = now();
+    double start = 0, all[3];
+    if (simulated) {
+      /* One exact global clock: the first start is a common instant well
+       * after everybody's arrival (idling is free in simulation), and each
+       * next start follows from the last start and the slowest time, which
+       * every process learns in the one max-reduction per repetition. */
+      double t = now();
+      sync_max(&t, 1, comm);
+      window = 1.0;
+      start = t + window;
+    }
     for (int rep = 0; rep < maxreps; rep++) {
-      /* Rank 0 decides whether to go on (time limit, measured repetitions). */
-      int go = rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit || simulated;
-      MPI_Bcast(&go, 1, MPI_INT, 0, comm);
-      if (!go) break;
-      double start, mine[2], all[2];
+      if (!simulated) {
+        /* Rank 0 decides whether to go on (time limit). */
+        int go = rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit;
+        MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+        if (!go) break;
+      }
       for (;;) {
-        MPI_Barrier(comm);
-        if (global) {
+        double mine[3] = {0, 0, 0};
+        if (simulated) {
+          mine[1] = now() > start;
+          wait_until(start);
+        } else if (global) {
+          MPI_Barrier(comm);
           double t = now(), t1, t2;
           MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
           t = now();
@@ -274,28 +319,47 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
           if (d < 1e-6) d = 1e-6;
           if (window < 4 * d) window = 4 * d;
           start = t2 + window;
-          mine[1] = now() > start ? 1 : 0;
+          mine[1] = now() > start;
           wait_until(start);
         } else {
+          MPI_Barrier(comm);
           start = now();
-          mine[1] = 0;
         }
         int crc = call(a, o, &b, comm);
         mine[0] = now() - start;
-        if (crc != MPI_SUCCESS) mine[1] = 2;
-        MPI_Reduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
-        MPI_Bcast(all, 2, MPI_DOUBLE, 0, comm);
-        if (all[1] == 2) {
+        mine[2] = crc != MPI_SUCCESS;
+        if (simulated) {
+          for (int k = 0; k < 3; k++) all[k] = mine[k];
+          sync_max(all, 3, comm);
+        } else {
+          MPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, comm);
+        }
+        if (all[2] != 0) {
           if (r == 0)
             fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
                     name, bytes);
           rc = 2;
           goto out;
         }
-        if (all[1] == 0) break;
-        window *= 4; /* somebody was late: redo with a wider window */
+        double late = all[1];
+        if (simulated) start += all[0] + window;
+        if (late == 0) break;
+        window *= 10; /* somebody was late: redo with a wider window */
       }
       if (rep >= o->warmup) times[n++] = all[0];
+    }
+    if (r == 0 && n > 0 && o->samples) {
+      FILE *sf = fopen(o->samples, "a");
+      if (sf) {
+        fseek(sf, 0, SEEK_END);
+        if (ftell(sf) == 0) fprintf(sf, "coll,algo,p,bytes,rep,time_s\n");
+        for (int i = 0; i < n; i++)
+          fprintf(sf, "%s,%s,%d,%ld,%d,%.10g\n", cs_colls[o->coll].name, name, p, (long)tb, i,
+                  times[i]);
+        fclose(sf);
+      } else {
+        fprintf(stderr, "collsim bench: cannot append to %s\n", o->samples);
+      }
     }
     if (r == 0 && n > 0) {
       double med, mean, lo, hi;
@@ -343,6 +407,8 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     else if (ARG("--root")) o.root = atoi(v);
     else if (ARG("--in-place")) o.inplace = atoi(v);
     else if (ARG("--out")) o.out = v;
+    else if (!strncmp(argv[i], "--layout=", 9)) o.single = !strcmp(argv[i] + 9, "single");
+    else if (!strncmp(argv[i], "--samples=", 10)) o.samples = argv[i] + 10;
     else if (ARG("--type")) {
       if (!strcmp(v, "byte")) o.dt = MPI_BYTE, o.op = MPI_BOR;
       else if (!strcmp(v, "int")) o.dt = MPI_INT, o.op = MPI_SUM;

@@ -8,5 +8,6 @@
 
 int cs_check_main(int argc, char **argv, MPI_Comm comm);
 int cs_bench_main(int argc, char **argv, MPI_Comm comm);
+int cs_calibrate_main(int argc, char **argv, MPI_Comm comm);
 
 #endif

@@ -86,7 +86,7 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
       MPI_Datatype rt = dt;
       void *rbuf = pbuf;
       int rcount = (int)part_n;
-      if (rc == MPI_SUCCESS && own != pbuf && own_n > 0) {
+      if (rc == MPI_SUCCESS && own != pbuf && own_n > 0 && !cs_skip_compute) {
         MPI_Aint a0, a1, disp[2];
         int lens[2] = {(int)own_n, (int)(part_n - own_n)};
         MPI_Get_address(own, &a0);
@@ -97,9 +97,9 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
         if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&rt);
         rbuf = own;
         rcount = 1;
-      } else if (own != pbuf) {
-        rbuf = pbuf + own_n * ext; /* own_n == 0 */
-      }
+      } else if (own != pbuf && own_n == 0) {
+        rbuf = pbuf + own_n * ext;
+      } /* else a timing run: all of it into part, same bytes */
       if (rc == MPI_SUCCESS)
         rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), rbuf,
                          part_n > 0 ? rcount : 0, rt, cs_mod(r + c.d[0], p), comm);

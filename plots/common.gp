@@ -1,0 +1,97 @@
+# plots/common.gp: what every collsim picture shares. Loaded by the other
+# scripts (never run alone). Expects, set with gnuplot -e by `collsim plot`:
+#   fmts    'png svg' (or one of them)   outpng, outsvg: the output files
+#   dir     the directory of the picture's data files s1.dat, s2.dat, ...
+#   n       number of series;  t1..tn: their legend titles;  s1..sn: their
+#           line styles (1..12, see below: one colour per algorithm)
+#   ttl     the picture's title
+#   xmin, xmax   (scripts with a bytes axis) smallest and largest size drawn
+#   xk      (optional) exponents k of the sizes 2^k to label, e.g. '3 6 9';
+#           without it every power of two, or every 2nd, 5th or 10th, is labelled
+# and defines: F(i), T(i), S(i), TERM(fmt), OUT(fmt), and the byte-axis tics
+# XT (labelled) and XTN (unlabelled) as commands to eval.
+
+set encoding utf8
+set datafile missing '?'
+set datafile commentschars '#'
+
+F(i) = sprintf('%s/s%d.dat', dir, i)
+T(i) = value(sprintf('t%d', i))
+S(i) = value(sprintf('s%d', i))
+
+# ---- terminals: pngcairo (900x600) and svg, same size and fonts ----------------
+pngterm = strstrt(GPVAL_TERMINALS, 'pngcairo') > 0 ? 'pngcairo' : 'png'
+if (!exists('fsize')) fsize = 12
+TERM(f) = f eq 'svg' ? \
+  sprintf("set terminal svg size 900,600 dynamic enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", fsize + 2) : \
+  sprintf("set terminal %s size 900,600 enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", pngterm, fsize)
+OUT(f) = f eq 'svg' ? outsvg : outpng
+
+# ---- one style per algorithm (collsim plot maps names to these numbers) -------
+# 1 circulant, 2 circulant_rsag, 3 ceilhalf, 4 butterfly, 5 bruck, 6 native,
+# 7..12 anything else (library variants lib:*, native:*, other names).
+set style line 1  lc rgb '#0072B2' lw 2 pt 7  ps 1.1 dt 1
+set style line 2  lc rgb '#56B4E9' lw 2 pt 5  ps 1.0 dt 1
+set style line 3  lc rgb '#009E73' lw 2 pt 9  ps 1.3 dt 1
+set style line 4  lc rgb '#D55E00' lw 2 pt 11 ps 1.3 dt 1
+set style line 5  lc rgb '#CC79A7' lw 2 pt 13 ps 1.2 dt 1
+set style line 6  lc rgb '#000000' lw 2 pt 6  ps 1.1 dt 2
+set style line 7  lc rgb '#E69F00' lw 2 pt 4  ps 1.1 dt 1
+set style line 8  lc rgb '#666666' lw 2 pt 8  ps 1.2 dt 4
+set style line 9  lc rgb '#A6761D' lw 2 pt 10 ps 1.2 dt 1
+set style line 10 lc rgb '#7570B3' lw 2 pt 12 ps 1.2 dt 5
+set style line 11 lc rgb '#E7298A' lw 2 pt 14 ps 1.2 dt 1
+set style line 12 lc rgb '#1B9E77' lw 2 pt 3  ps 1.2 dt 3
+set style line 20 lc rgb '#444444' lw 1.5 dt 2          # reference lines (y = 1, y = x)
+set style line 21 lc rgb '#888888' lw 1.2 dt 3            # secondary reference lines
+
+set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
+set border 3 lw 1
+set tics nomirror out scale 0.8
+set key above center horizontal Left reverse noenhanced samplen 2.5 spacing 1.1 width 1
+set title noenhanced
+if (exists('ttl')) { set key title ttl noenhanced }
+
+
+
+# ---- the bytes axis: log2, labelled 8 B, 1 KiB, 1 MiB, ... --------------------
+blab(k) = k < 10 ? sprintf('%d B', 2**k) : k < 20 ? sprintf('%d KiB', 2**(k-10)) : \
+          k < 30 ? sprintf('%d MiB', 2**(k-20)) : k < 40 ? sprintf('%d GiB', 2**(k-30)) : \
+          sprintf('%d TiB', 2**(k-40))
+if (exists('xmin')) {
+  # a little room left and right so that the first and last points stay clear of
+  # the axes; with one size only, an octave each side
+  xlo = xmin < xmax ? xmin / 1.25 : xmin / 2.0
+  xhi = xmin < xmax ? xmax * 1.25 : xmax * 2.0
+  kmin = floor(log(xlo) / log(2) + 1e-9)
+  kmax = ceil(log(xhi) / log(2) - 1e-9)
+  kmin = kmin < 0 ? 0 : kmin
+  nk = kmax - kmin + 1
+  kstep = nk <= 12 ? 1 : nk <= 24 ? 2 : nk <= 45 ? 5 : 10
+  XT = 'set xtics ('
+  XTN = 'set xtics ('
+  nxt = 0
+  do for [k=kmin:kmax] {
+    if (2.0**k >= xlo * 0.999 && 2.0**k <= xhi * 1.001) {
+      nxt = nxt + 1
+      if (exists('xk') ? strstrt(' ' . xk . ' ', sprintf(' %d ', k)) > 0 : k % kstep == 0) {
+        XT = XT . sprintf('"%s" %.17g 0,', blab(k), 2.0**k)
+        XTN = XTN . sprintf('"" %.17g 0,', 2.0**k)
+      } else {
+        XT = XT . sprintf('"" %.17g 1,', 2.0**k)
+        XTN = XTN . sprintf('"" %.17g 1,', 2.0**k)
+      }
+    }
+  }
+  if (nxt > 0) {
+    XT = XT[1:strlen(XT)-1] . ')'
+    XTN = XTN[1:strlen(XTN)-1] . ')'
+  } else {
+    XT = 'set xtics autofreq format "%g B"'
+    XTN = 'set xtics autofreq format ""'
+  }
+  set logscale x 2
+  set xrange [xlo:xhi]
+  eval XT
+  set mxtics default
+}

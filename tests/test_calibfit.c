@@ -1,0 +1,213 @@
+/* test_calibfit: the fits of `collsim calibrate` (validate/calibfit.c) recover known
+ * alpha, beta, gamma, Rb, RN from synthetic samples, exact and with deterministic
+ * pseudo-noise, and refuse bad input. Exits 1 if any check fails. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibfit.h"
+
+static int fails, checks;
+
+static void check(int ok, const char *what) {
+  checks++;
+  if (!ok) fails++;
+  printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+}
+
+/* |got - want| <= tol |want| */
+static void near(double got, double want, double tol, const char *what) {
+  char buf[256];
+  double rel = want != 0 ? fabs(got - want) / fabs(want) : fabs(got);
+  snprintf(buf, sizeof buf, "%s: got %.10g, want %.10g (rel. error %.2g, tolerance %.2g)", what, got, want, rel, tol);
+  check(rel <= tol, buf);
+}
+
+/* Deterministic pseudo-noise: a 64-bit LCG, uniform in [-1, 1). */
+static unsigned long long lcg_state;
+static double noise(void) {
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(lcg_state >> 11) / 4503599627370496.0 - 1.0; /* 2^52 */
+}
+
+/* Message sizes as the driver uses them: 0, 1, 2, 3, 4, 6, ... 12 MiB, 16 MiB. */
+static int pp_sizes(double *s) {
+  int n = 0;
+  s[n++] = 0;
+  for (long m = 1; m <= (16L << 20); m *= 2) {
+    s[n++] = (double)m;
+    if (m >= 2 && m + m / 2 <= (16L << 20)) s[n++] = (double)(m + m / 2);
+  }
+  return n;
+}
+
+static void test_median(void) {
+  double a[] = {5, 1, 4, 2, 3}, b[] = {4, 1, 3, 2};
+  near(cs_median(a, 5), 3, 0, "median of 5 unsorted values");
+  near(cs_median(b, 4), 2.5, 0, "median of 4 values (mean of the middle two)");
+  check(a[0] == 5 && b[0] == 4, "median leaves its input unchanged");
+  check(isnan(cs_median(a, 0)), "median of nothing is NaN");
+  /* Grouping: two keys, three and two samples. */
+  double k[] = {2, 1, 1, 2, 1}, x[] = {8, 4, 4, 8, 4}, y[] = {10, 3, 1, 20, 2}, ok[5], ox[5], oy[5];
+  int cnt[5];
+  int g = cs_medians_by_key(k, x, y, 5, ok, ox, oy, cnt);
+  check(g == 2 && ok[0] == 1 && ox[0] == 4 && oy[0] == 2 && cnt[0] == 3 && ok[1] == 2 && oy[1] == 15 &&
+            cnt[1] == 2,
+        "medians_by_key groups (k, x), sorts, takes medians");
+}
+
+static void test_linear(void) {
+  double s[64], y[64 * 15], x[64 * 15], k[64 * 15], ok[64 * 15], ox[64 * 15], oy[64 * 15];
+  int ns = pp_sizes(s);
+  const double alpha = 1.7e-6, beta = 1.3e-10;
+  cs_linfit f;
+  char err[256];
+  /* Exact samples. */
+  for (int i = 0; i < ns; i++) y[i] = alpha + beta * s[i];
+  check(cs_fit_linear_rel(s, y, ns, &f, err, sizeof err) == 0, "linear fit, exact samples: runs");
+  near(f.a, alpha, 1e-9, "exact: alpha");
+  near(f.b, beta, 1e-9, "exact: beta");
+  check(f.rms_rel < 1e-12 && f.max_rel < 1e-12 && f.n == ns, "exact: residual 0");
+
+  /* 15 repetitions per size, each off by up to +-5% (uniform), plus a rare 3x outlier
+   * (OS noise) that the median must absorb; fitted on the per-size medians. */
+  lcg_state = 12345;
+  int n = 0;
+  for (int i = 0; i < ns; i++)
+    for (int r = 0; r < 15; r++) {
+      double t = (alpha + beta * s[i]) * (1 + 0.05 * noise());
+      if (r == 7 && i % 5 == 0) t *= 3;
+      k[n] = 1, x[n] = s[i], y[n] = t, n++;
+    }
+  int g = cs_medians_by_key(k, x, y, n, ok, ox, oy, NULL);
+  check(g == ns, "noisy: one median per size");
+  check(cs_fit_linear_rel(ox, oy, g, &f, err, sizeof err) == 0, "noisy: runs");
+  near(f.a, alpha, 0.01, "noisy: alpha within 1%");
+  near(f.b, beta, 0.01, "noisy: beta within 1%");
+  check(f.rms_rel > 0.001 && f.rms_rel < 0.03, "noisy: RMS relative residual between 0.1% and 3%");
+  check(f.se_a > 0 && f.se_b > 0 && fabs(f.a - alpha) < 4 * f.se_a && fabs(f.b - beta) < 4 * f.se_b,
+        "noisy: the truth lies within 4 standard errors");
+
+  /* The same data fitted without relative weights would lose the latency: check that
+   * the weighting is what recovers it (a plain mean-square line is decided by 16 MiB). */
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int i = 0; i < g; i++) sx += ox[i], sy += oy[i], sxx += ox[i] * ox[i], sxy += ox[i] * oy[i];
+  double b_ols = (g * sxy - sx * sy) / (g * sxx - sx * sx), a_ols = (sy - b_ols * sx) / g;
+  char msg[160];
+  snprintf(msg, sizeof msg, "unweighted least squares misses alpha by far (%.0f%%), the relative fit does not",
+           100 * fabs(a_ols - alpha) / alpha);
+  check(fabs(a_ols - alpha) / alpha > 0.1, msg);
+
+  /* gamma: MPI_Reduce_local-like times, call overhead 8 ns, 0.25 ns/byte. */
+  const double c0 = 8e-9, gamma = 2.5e-10;
+  int m = 0;
+  for (long b = 16; b <= (16L << 20); b *= 2) {
+    x[m] = (double)b, y[m] = c0 + gamma * (double)b, m++;
+    x[m] = 1.5 * (double)b, y[m] = c0 + gamma * 1.5 * (double)b, m++;
+  }
+  check(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "gamma, exact: runs");
+  near(f.b, gamma, 1e-9, "exact: gamma");
+  near(f.a, c0, 1e-7, "exact: call overhead");
+  lcg_state = 777;
+  for (int i = 0; i < m; i++) y[i] = (c0 + gamma * x[i]) * (1 + 0.02 * noise());
+  check(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "gamma, +-2% noise: runs");
+  near(f.b, gamma, 0.005, "noisy: gamma within 0.5%");
+
+  /* Bad input. */
+  double one[] = {1}, same[] = {4, 4, 4}, ty[] = {1e-6, 2e-6, 3e-6}, zero[] = {0, 1e-6, 2e-6}, xs[] = {0, 1, 2};
+  err[0] = 0;
+  check(cs_fit_linear_rel(one, one, 1, &f, err, sizeof err) == -1 && strstr(err, "at least 2"), "refuses one point");
+  check(cs_fit_linear_rel(same, ty, 3, &f, err, sizeof err) == -1 && strstr(err, "same size"), "refuses a single size");
+  check(cs_fit_linear_rel(xs, zero, 3, &f, err, sizeof err) == -1 && strstr(err, "> 0"), "refuses a zero time");
+}
+
+static void rates_of(const double *k, int n, double Rb, double RN, double *r) {
+  for (int i = 0; i < n; i++) r[i] = k[i] * Rb < RN ? k[i] * Rb : RN;
+}
+
+static void test_maxrate(void) {
+  double k[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r[8];
+  cs_maxrate_fit f;
+  char err[256];
+  /* RN binds from k = 3 (5 GB/s per process, 12.5 GB/s per node: the generator's defaults). */
+  rates_of(k, 8, 5e9, 12.5e9, r);
+  check(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, exact: runs");
+  near(f.Rb, 5e9, 1e-12, "exact: Rb");
+  near(f.RN, 12.5e9, 1e-12, "exact: RN");
+  check(f.rn_reached && f.rb_identified && f.nlin == 2 && f.rms_rel < 1e-12, "exact: RN reached from k = 3, residual 0");
+
+  lcg_state = 4242;
+  for (int i = 0; i < 8; i++) r[i] *= 1 + 0.02 * noise();
+  check(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, +-2% noise: runs");
+  near(f.Rb, 5e9, 0.02, "noisy: Rb within 2%");
+  near(f.RN, 12.5e9, 0.015, "noisy: RN within 1.5%");
+  check(f.nlin == 2 && f.rms_rel < 0.02, "noisy: the right split (2 linear k), residual < 2%");
+
+  /* Never saturated: RN is only a lower bound. */
+  rates_of(k, 4, 3e9, 1e11, r);
+  check(cs_fit_maxrate(k, r, 4, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
+        "RN not reached by k <= 4: flagged");
+  near(f.Rb, 3e9, 1e-12, "not reached: Rb");
+  near(f.RN, 12e9, 1e-12, "not reached: RN = kmax Rb");
+
+  /* Saturated from k = 1: Rb >= RN not identified. */
+  rates_of(k, 6, 2e10, 1e10, r);
+  check(cs_fit_maxrate(k, r, 6, &f, err, sizeof err) == 0 && f.rn_reached && !f.rb_identified,
+        "saturated at k = 1: Rb flagged as not identified");
+  near(f.RN, 1e10, 1e-12, "saturated: RN");
+  near(f.Rb, 1e10, 1e-12, "saturated: Rb set to RN");
+
+  /* One k only (one node with 2 ranks): Rb = the rate, RN not reached. */
+  r[0] = 4e9;
+  check(cs_fit_maxrate(k, r, 1, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified, "k = 1 only: Rb, RN not reached");
+  near(f.Rb, 4e9, 1e-12, "k = 1 only: Rb");
+
+  r[1] = -1;
+  check(cs_fit_maxrate(k, r, 2, &f, err, sizeof err) == -1 && strstr(err, "rate"), "refuses a negative rate");
+  check(cs_fit_maxrate(k, r, 0, &f, err, sizeof err) == -1, "refuses no data");
+}
+
+/* Raw concurrent-flow samples: k pairs of m bytes take alpha + k m / min(RN, k Rb). */
+static void test_flows(void) {
+  enum { KMAX = 6, NS = 6, REPS = 9 };
+  static double k[KMAX * NS * REPS], x[KMAX * NS * REPS], t[KMAX * NS * REPS];
+  const double alpha = 2e-6, Rb = 4e9, RN = 9e9;
+  double ks[KMAX * NS * REPS], rates[KMAX * NS * REPS], rms[KMAX * NS * REPS];
+  for (int pass = 0; pass < 2; pass++) {
+    int n = 0;
+    lcg_state = 99;
+    for (int kk = 1; kk <= KMAX; kk++)
+      for (long m = 16384, s = 0; s < NS; s++, m *= 4)
+        for (int r = 0; r < REPS; r++) {
+          double R = kk * Rb < RN ? kk * Rb : RN;
+          double tt = alpha + kk * (double)m / R;
+          if (pass) tt *= 1 + 0.03 * noise();
+          k[n] = kk, x[n] = (double)m, t[n] = tt, n++;
+        }
+    cs_maxrate_fit f;
+    char err[256];
+    int nk = 0;
+    int rc = cs_fit_flows(k, x, t, n, ks, rates, rms, &nk, &f, err, sizeof err);
+    check(rc == 0 && nk == KMAX, pass ? "flows, +-3% noise: runs, one rate per k" : "flows, exact: runs, one rate per k");
+    double tol = pass ? 0.01 : 1e-9;
+    near(rates[0], Rb, tol, pass ? "noisy flows: k = 1 rate" : "exact flows: k = 1 rate");
+    near(f.Rb, Rb, tol, pass ? "noisy flows: Rb within 1%" : "exact flows: Rb");
+    near(f.RN, RN, tol, pass ? "noisy flows: RN within 1%" : "exact flows: RN");
+    check(f.rn_reached && f.nlin == 2, "flows: RN binds from k = 3");
+  }
+  double one[2] = {1, 1}, xs[2] = {1000, 1000}, ts[2] = {1e-6, 1e-6};
+  cs_maxrate_fit f;
+  char err[256];
+  check(cs_fit_flows(one, xs, ts, 2, NULL, NULL, NULL, NULL, &f, err, sizeof err) == -1 && strstr(err, "k = 1"),
+        "flows: refuses one size per k, naming k");
+}
+
+int main(void) {
+  test_median();
+  test_linear();
+  test_maxrate();
+  test_flows();
+  printf("%d checks, %d failed\n", checks, fails);
+  return fails ? 1 : 0;
+}

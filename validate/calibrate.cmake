@@ -1,0 +1,120 @@
+# collsim calibrate: the fits (validate/calibfit.c, GSL) in the front door, their unit
+# test, and two end-to-end tests. Included from CMakeLists.txt; the same file also runs
+# as a CMake script (cmake -DMODE=... -P calibrate.cmake) for the end-to-end tests.
+
+if(CMAKE_SCRIPT_MODE_FILE)
+  # ---- script mode: the end-to-end tests ---------------------------------------------
+  # Variables: MODE (quick | smpi), CLI (collsim-cli), SMPI_DRIVER (collsim-smpi), DIR.
+  file(REMOVE_RECURSE "${DIR}")
+  file(MAKE_DIRECTORY "${DIR}")
+  function(fail msg)
+    message(FATAL_ERROR "calibrate_${MODE}: ${msg}")
+  endfunction()
+  # Runs a command; fails the test if it exits non-zero. Output in OUT.
+  function(run)
+    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    message("$ ${ARGN}\n${out}${err}")
+    if(NOT rc EQUAL 0)
+      fail("exit status ${rc} from: ${ARGN}")
+    endif()
+    set(OUT "${out}" PARENT_SCOPE)
+  endfunction()
+  # Compares a figure printed by calibrate ("NAME VALUE") with the expected one.
+  function(expect_near text name want tol)
+    if(NOT text MATCHES " ${name} ([0-9.eE+-]+)")
+      fail("no '${name}' in the output")
+    endif()
+    set(got "${CMAKE_MATCH_1}")
+    execute_process(COMMAND awk "BEGIN { d = (${got}) - (${want}); if (d < 0) d = -d; exit !(d <= ${tol} * (${want})) }"
+                    RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      fail("${name} = ${got}, expected ${want} within ${tol} (relative)")
+    endif()
+    message("ok: ${name} = ${got} (expected ${want}, tolerance ${tol})")
+  endfunction()
+
+  if(MODE STREQUAL "quick")
+    # Bad usage: exit 2 with a message naming what is valid; nothing runs.
+    foreach(case "--bogus;valid: --np, --hostfile, --backend" "--backend;foo;valid: mpi, smpi"
+                 "--np;1;>= 2" "--out;p.txt;must end in .xml" "--backend;smpi;needs --platform")
+      list(POP_BACK case pattern)
+      execute_process(COMMAND "${CLI}" calibrate ${case} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      string(FIND "${err}" "${pattern}" at)
+      string(REPLACE ";" " " shown "${case}")
+      if(NOT rc EQUAL 2 OR at EQUAL -1)
+        fail("calibrate ${shown}: status ${rc} (want 2), stderr '${err}' (want '${pattern}')")
+      endif()
+      message("ok: calibrate ${shown} -> 2, '${pattern}'")
+    endforeach()
+    # This machine, 2 ranks, few sizes: the files exist, the front door's own
+    # smpirun re-measurement passes, and an independent SMPI program runs on them.
+    run("${CLI}" calibrate --np 2 --quick --out "${DIR}/p.xml")
+    if(NOT OUT MATCHES "verify: ok")
+      fail("the verification step did not report ok")
+    endif()
+    foreach(f p.xml p.hostfile p-samples.csv)
+      if(NOT EXISTS "${DIR}/${f}")
+        fail("${DIR}/${f} was not written")
+      endif()
+    endforeach()
+    file(STRINGS "${DIR}/p.hostfile" hosts)
+    list(LENGTH hosts np)
+    run("${CLI}" platform --print-flags)
+    string(STRIP "${OUT}" flags)
+    separate_arguments(flags UNIX_COMMAND "${flags}")
+    run(smpirun -np ${np} -platform "${DIR}/p.xml" -hostfile "${DIR}/p.hostfile" -no-privatize ${flags}
+        --log=root.thres:warning "${SMPI_DRIVER}" check --coll allreduce --algo native --count 0,1,1009)
+    if(NOT OUT MATCHES "RESULT p=${np} passed=[1-9][0-9]* failed=0")
+      fail("MPI_Allreduce on the calibrated platform did not pass")
+    endif()
+  elseif(MODE STREQUAL "smpi")
+    # A simulated machine with known parameters (2 nodes x 3 ranks, RN binds from
+    # k = 3): calibrate must find them again in the platform it writes.
+    run("${CLI}" platform maxrate --nodes 2 --ppn 3 --alpha 2e-6 --Rb 4e9 --RN 9e9 --alpha-l 5e-7
+        --beta-l 1e-10 --gamma 3e-10 --out "${DIR}/in.xml" --hostfile "${DIR}/in.hostfile")
+    run("${CLI}" calibrate --backend smpi --platform "${DIR}/in.xml" --hostfile "${DIR}/in.hostfile"
+        --np 6 --quick --out "${DIR}/out.xml")
+    foreach(pair "alpha;2e-6" "alpha_l;5e-7" "beta_l;1e-10" "Rb;4e9" "RN;9e9" "gamma;3e-10")
+      list(GET pair 0 name)
+      list(GET pair 1 want)
+      string(REGEX MATCH "written: [^\n]*\n[^\n]*" written "${OUT}")
+      expect_near("${written}" ${name} ${want} 0.01)
+    endforeach()
+    if(NOT OUT MATCHES "verify: ok")
+      fail("the verification step did not report ok")
+    endif()
+  else()
+    fail("unknown MODE '${MODE}'")
+  endif()
+  file(REMOVE_RECURSE "${DIR}")
+  return()
+endif()
+
+# ---- build rules -----------------------------------------------------------------------
+find_package(GSL REQUIRED)
+target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
+target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(collsim-cli GSL::gsl)
+
+add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
+target_include_directories(test_calibfit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(test_calibfit GSL::gsl m)
+if(COLLSIM_SANITIZE)
+  target_compile_options(test_calibfit PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(test_calibfit PRIVATE -fsanitize=address,undefined)
+endif()
+
+# Synthetic samples with known alpha, beta, gamma, Rb, RN, exact and noisy.
+add_test(NAME calibfit COMMAND test_calibfit)
+# This machine, --quick: the platform is written, and smpirun runs on it.
+add_test(NAME calibrate_quick
+         COMMAND ${CMAKE_COMMAND} -DMODE=quick -DCLI=$<TARGET_FILE:collsim-cli>
+                 -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_quick
+                 -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(calibrate_quick PROPERTIES TIMEOUT 120 RUN_SERIAL TRUE)
+# A simulated max-rate machine: calibrate recovers its parameters.
+add_test(NAME calibrate_smpi
+         COMMAND ${CMAKE_COMMAND} -DMODE=smpi -DCLI=$<TARGET_FILE:collsim-cli>
+                 -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_smpi
+                 -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(calibrate_smpi PROPERTIES TIMEOUT 120)

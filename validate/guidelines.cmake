@@ -1,0 +1,151 @@
+# collsim guidelines: the arithmetic (validate/guidelines.c, GSL) in the front door, its
+# unit test, an end-to-end run under SMPI, and the resume test of the bench CSVs it
+# relies on. Included from CMakeLists.txt; the same file also runs as a CMake script
+# (cmake -DMODE=smpi|resume -P guidelines.cmake) for the end-to-end tests.
+
+if(CMAKE_SCRIPT_MODE_FILE)
+  # Variables: MODE (smpi | resume), CLI (collsim-cli), DIR (scratch, removed).
+  file(REMOVE_RECURSE "${DIR}")
+  file(MAKE_DIRECTORY "${DIR}")
+  function(fail msg)
+    message(FATAL_ERROR "${MODE}: ${msg}")
+  endfunction()
+  function(run)
+    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    message("$ ${ARGN}\n${out}${err}")
+    if(NOT rc EQUAL 0)
+      fail("exit status ${rc} from: ${ARGN}")
+    endif()
+    set(OUT "${out}" PARENT_SCOPE)
+  endfunction()
+
+  if(MODE STREQUAL "smpi")
+    # abg, p = 8: the files exist, every row is complete, and our side (circulant)
+    # violates none of (2) rs<=ar, (4) ar<=rs+agv, (5) red<=ar.
+    run("${CLI}" platform abg --np 8 --out "${DIR}/abg8.xml" --hostfile "${DIR}/abg8.hostfile")
+    run("${CLI}" guidelines --platform "${DIR}/abg8.xml" --np 8 --bytes 1K,64K --lib default
+        --out "${DIR}/gl" --quiet)
+    foreach(f guidelines.csv violations.md)
+      if(NOT EXISTS "${DIR}/gl/${f}")
+        fail("${DIR}/gl/${f} was not written")
+      endif()
+    endforeach()
+    file(STRINGS "${DIR}/gl/guidelines.csv" rows)
+    set(ours 0)
+    foreach(row IN LISTS rows)
+      if(row MATCHES "^#" OR row MATCHES "^guideline,")
+        continue()
+      endif()
+      string(REPLACE "," ";" f "${row}")
+      list(LENGTH f nf)
+      if(NOT nf EQUAL 11)
+        fail("row with ${nf} columns (want 11): ${row}")
+      endif()
+      list(GET f 0 id)
+      list(GET f 9 violated)
+      list(GET f 10 side)
+      if(side STREQUAL "circulant")
+        math(EXPR ours "${ours} + 1")
+        if(id MATCHES "^(rs<=ar|ar<=rs\\+agv|red<=ar)$" AND violated STREQUAL "1")
+          fail("our side violates ${id}: ${row}")
+        endif()
+      endif()
+    endforeach()
+    if(ours LESS 20)
+      fail("only ${ours} rows of the circulant side")
+    endif()
+    file(READ "${DIR}/gl/violations.md" md)
+    if(NOT md MATCHES "^# Guideline violations" OR NOT OUT STREQUAL md)
+      fail("violations.md is not what was printed")
+    endif()
+    # A second run resumes: nothing to time, the same guidelines.csv.
+    file(READ "${DIR}/gl/guidelines.csv" first)
+    run("${CLI}" guidelines --platform "${DIR}/abg8.xml" --np 8 --bytes 1K,64K --lib default
+        --out "${DIR}/gl" --quiet)
+    file(READ "${DIR}/gl/guidelines.csv" second)
+    if(NOT first STREQUAL second)
+      fail("the second run changed guidelines.csv")
+    endif()
+  elseif(MODE STREQUAL "resume")
+    # Kill a bench (its whole process group, SIGKILL) after the first rows, add a
+    # half row, rerun: every (algo, bytes) once, no partial line, old rows intact.
+    run("${CLI}" platform abg --np 8 --out "${DIR}/abg8.xml" --hostfile "${DIR}/abg8.hostfile")
+    set(F "${DIR}/bench.csv")
+    set(cmd "${CLI}" bench --platform "${DIR}/abg8.xml" --np 8 --coll allreduce
+        --algos circulant,butterfly --bytes 8-4M:x4 --out "${F}" --quiet)
+    string(REPLACE ";" " " cmdline "${cmd}")
+    execute_process(COMMAND bash -c "
+      setsid ${cmdline} & pid=$!
+      for i in $(seq 1 600); do
+        [ $(grep -c '^allreduce,' '${F}' 2>/dev/null || echo 0) -ge 2 ] && break
+        sleep 0.05
+      done
+      kill -9 -$pid; wait $pid 2>/dev/null
+      sleep 0.2
+      exit 0" RESULT_VARIABLE rc)
+    file(STRINGS "${F}" before REGEX "^allreduce,")
+    list(LENGTH before nbefore)
+    message("rows before the kill: ${nbefore}")
+    if(nbefore LESS 1)
+      fail("no row was written before the kill")
+    endif()
+    file(APPEND "${F}" "allreduce,circulant,8,409")
+    run(${cmd})
+    file(READ "${F}" all)
+    if(NOT all MATCHES "\n$")
+      fail("the file does not end with a newline")
+    endif()
+    file(STRINGS "${F}" after REGEX "^allreduce,")
+    list(LENGTH after nafter)
+    if(NOT nafter EQUAL 20)
+      fail("${nafter} rows, want 20 (2 algorithms x 10 sizes): ${after}")
+    endif()
+    set(keys "")
+    foreach(row IN LISTS after)
+      string(REPLACE "," ";" f "${row}")
+      list(LENGTH f nf)
+      if(NOT nf EQUAL 11)
+        fail("partial row: ${row}")
+      endif()
+      list(GET f 1 algo)
+      list(GET f 3 bytes)
+      list(FIND keys "${algo}/${bytes}" at)
+      if(NOT at EQUAL -1)
+        fail("${algo} ${bytes} twice")
+      endif()
+      list(APPEND keys "${algo}/${bytes}")
+    endforeach()
+    foreach(row IN LISTS before)
+      list(FIND after "${row}" at)
+      if(at EQUAL -1)
+        fail("row from before the kill changed or vanished: ${row}")
+      endif()
+    endforeach()
+    message("ok: ${nbefore} rows kept, ${nafter} rows in all, each once")
+  else()
+    fail("unknown MODE '${MODE}'")
+  endif()
+  file(REMOVE_RECURSE "${DIR}")
+  return()
+endif()
+
+# ---- build rules -------------------------------------------------------------------------
+find_package(GSL REQUIRED)
+target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
+target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(collsim-cli GSL::gsl)
+
+add_executable(test_guidelines ${CMAKE_SOURCE_DIR}/tests/test_guidelines.c
+                               ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
+target_include_directories(test_guidelines PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+target_link_libraries(test_guidelines collsim_core GSL::gsl m)
+
+add_test(NAME guidelines_arith COMMAND test_guidelines)
+add_test(NAME guidelines_smpi
+         COMMAND ${CMAKE_COMMAND} -DMODE=smpi -DCLI=$<TARGET_FILE:collsim-cli>
+                 -DDIR=${CMAKE_BINARY_DIR}/guidelines_smpi -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(guidelines_smpi PROPERTIES TIMEOUT 300)
+add_test(NAME bench_resume
+         COMMAND ${CMAKE_COMMAND} -DMODE=resume -DCLI=$<TARGET_FILE:collsim-cli>
+                 -DDIR=${CMAKE_BINARY_DIR}/bench_resume -P ${CMAKE_CURRENT_LIST_FILE})
+set_tests_properties(bench_resume PROPERTIES TIMEOUT 300)

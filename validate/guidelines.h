@@ -1,0 +1,61 @@
+/* Performance guidelines of MPI collectives (Hunold, Carpen-Amarie, Traff):
+ * the table of guidelines and the pure arithmetic that decides them (sums
+ * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test). Used by
+ * cli/guidelines.c, tested by tests/test_guidelines.c. */
+#ifndef COLLSIM_GUIDELINES_H
+#define COLLSIM_GUIDELINES_H
+
+#include "registry.h"
+
+#define CS_GL_MAXTERMS 3
+
+/* One timed term: a collective on the whole message m; single = for
+ * reduce_scatter, all counts 0 but the root's (guideline 6). */
+typedef struct {
+  cs_coll coll;
+  int single;
+} cs_gl_term;
+
+typedef struct {
+  const char *id;   /* short id, e.g. "rs<=ar" */
+  const char *desc; /* what it says */
+  int nl, nr;
+  cs_gl_term lhs[CS_GL_MAXTERMS], rhs[CS_GL_MAXTERMS];
+  int local_reduce; /* rhs also charges a local reduction: gamma * m */
+  int approx;       /* "~": violated if either side exceeds the other */
+  int need_divisible; /* evaluated only where p divides m */
+} cs_guideline;
+
+/* The table, n entries. */
+const cs_guideline *cs_guidelines(int *n);
+
+/* Sum of n term times; -1 if any is negative (missing). */
+double cs_gl_sum(const double *t, int n);
+
+/* Decides lhs <= rhs (or lhs ~ rhs when approx) with a relative tolerance:
+ * violated iff lhs > rhs * (1 + tol) (approx: or rhs > lhs * (1 + tol)).
+ * *ratio = lhs / rhs (inf if rhs is 0 and lhs > 0, 1 if both are 0).
+ * Returns 1 violated, 0 not, -1 if a side is missing (negative). */
+int cs_gl_decide(double lhs, double rhs, double tol, int approx, double *ratio);
+
+/* Adds b[i] into a[i] for i < n (rep-by-rep sum of two sides' samples). */
+void cs_gl_add_reps(double *a, const double *b, int n);
+
+/* Median of n values (sorts a copy); -1 for n = 0. */
+double cs_gl_median(const double *x, int n);
+
+/* One-sided Wilcoxon rank-sum (Mann-Whitney U) test of H1: x is
+ * stochastically larger than y. Mid-ranks for ties, the tie-corrected
+ * normal approximation with continuity correction. Returns the p-value
+ * (1 when a sample is empty or every value is tied); *z gets the z score. */
+double cs_gl_ranksum_greater(const double *x, int nx, const double *y, int ny, double *z);
+
+/* The real-MPI decision: violated iff the rank-sum test rejects "lhs is not
+ * larger than rhs * (1 + tol)" at level alpha (lhs samples against rhs
+ * samples scaled by 1 + tol). For approx both directions are tested with
+ * alpha / 2 each. *ratio = median(lhs) / median(rhs), *pval the smallest
+ * p-value. */
+int cs_gl_decide_samples(const double *lhs, int nl, const double *rhs, int nr, double tol,
+                         int approx, double alpha, double *ratio, double *pval);
+
+#endif

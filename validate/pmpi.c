@@ -1,0 +1,667 @@
+/* libcollsim-pmpi.so: collsim's registered algorithms under an unmodified MPI
+ * application, through the MPI profiling interface (PMPI).
+ *
+ * Usage (Open MPI; see docs/pmpi.md for all details):
+ *
+ *   COLLSIM_ALLREDUCE=circulant COLLSIM_REDUCE_SCATTER_BLOCK=ceilhalf \
+ *   COLLSIM_PMPI_VERBOSE=1 \
+ *     mpirun -np 8 -x LD_PRELOAD=/path/to/build/libcollsim-pmpi.so ./app
+ *
+ * Environment (read once, at MPI_Init / MPI_Init_thread; it must be the same
+ * on every process, which is checked there):
+ *   COLLSIM_<COLL>            algorithm of collective COLL (the collective ids
+ *                             of algos/colls.def in upper case: ALLREDUCE,
+ *                             REDUCE, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER,
+ *                             ALLGATHER, ALLGATHERV, GATHER, GATHERV, SCATTER,
+ *                             SCATTERV, BCAST, SCAN, EXSCAN); a name from
+ *                             algos/registry.def. Unset, empty or "native":
+ *                             the library's own collective.
+ *   COLLSIM_<COLL>_MIN_BYTES  use the algorithm only when the total message
+ *   COLLSIM_<COLL>_MAX_BYTES  size m in bytes (docs/csv.md "bytes") satisfies
+ *                             MIN <= m <= MAX (suffixes K, M, G = 2^10, 2^20,
+ *                             2^30); otherwise the library's collective.
+ *   COLLSIM_PMPI_VERBOSE      1: at MPI_Finalize rank 0 of MPI_COMM_WORLD
+ *                             prints one line per configured collective,
+ *                               collsim-pmpi: allreduce circulant calls=N fallback=M outside=K rank=0
+ *                             (calls: served by the algorithm; fallback: by
+ *                             the library because the call or the setting is
+ *                             unsupported; outside: by the library because m
+ *                             is out of range) and the configuration at
+ *                             MPI_Init; 2: every process prints its lines.
+ *   COLLSIM_PMPI_LOG=FILE     appends the same lines (and every warning) to
+ *                             FILE, whether or not VERBOSE is set.
+ *
+ * Fallback: whenever the algorithm cannot serve a call (unknown name,
+ * non-commutative op for a commutative-only algorithm, intercommunicator,
+ * counts beyond the kernels' int range, a call made from inside a kernel) the
+ * library's PMPI_<Coll> serves it, decided BEFORE anything is sent, on
+ * grounds every process of the communicator shares, so all processes take
+ * the same path. Each reason is reported by ONE line on stderr per process:
+ * the process prints it the first time it meets the reason as rank 0 of the
+ * communicator of the call (setting problems: rank 0 of MPI_COMM_WORLD, at
+ * MPI_Init).
+ *
+ * Kernels run on a private duplicate ("shadow") of the user's communicator,
+ * created with PMPI_Comm_create at the first call served on that
+ * communicator and freed with it (attribute caching), so that their
+ * point-to-point messages never meet the application's (wildcard receives,
+ * tag 7411). Kernel errors go to the user communicator's error handler.
+ *
+ * Recursion: the kernels use point-to-point calls, MPI_Reduce_local and type
+ * functions only. algos/native/native.c (linked in for the dispatcher's
+ * table) calls MPI_Allreduce & co, which inside this library are the wrappers
+ * below; the wrappers never dispatch to a native algorithm (they call
+ * PMPI_<Coll> directly), and a collective called while a kernel runs on the
+ * same thread goes straight to the library.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../algos/collsim.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* Per-call reasons for a fallback, each warned about once per process. */
+enum { R_NONCOMM, R_INTERCOMM, R_SIZE, R_NESTED, R_N };
+
+typedef struct {
+  char env[64];             /* COLLSIM_ALLREDUCE */
+  const char *given;        /* the value given, NULL if unset/native */
+  const cs_algo_info *algo; /* registered non-native algorithm, or NULL */
+  int active;               /* algo usable (setting valid, consistent) */
+  long long min_bytes, max_bytes;
+  unsigned long calls, fallback, outside;
+  int warned[R_N];
+} coll_state;
+
+static coll_state st[CS_NCOLL];
+static int verbose;             /* COLLSIM_PMPI_VERBOSE */
+static const char *log_path;    /* COLLSIM_PMPI_LOG */
+static int setup_collective;    /* MPI_Init path: check consistency */
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static __thread int depth;      /* > 0 while a kernel runs on this thread */
+
+/* ---- output ---------------------------------------------------------- */
+
+static int world_rank(void) {
+  int r = 0, init = 0, fin = 0;
+  PMPI_Initialized(&init);
+  PMPI_Finalized(&fin);
+  if (init && !fin) PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+/* Appends one line to the log file (O_APPEND: one write per line, so lines
+ * of several processes do not mix). */
+static void log_line(const char *line) {
+  if (!log_path || !*log_path) return;
+  int fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) return;
+  size_t n = strlen(line);
+  while (n > 0) {
+    ssize_t w = write(fd, line, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) break;
+    line += w;
+    n -= (size_t)w;
+  }
+  close(fd);
+}
+
+/* One warning line on stderr (one fputs) and in the log. */
+static void emit_warning(const char *fmt, ...) {
+  char line[1024];
+  int n = snprintf(line, sizeof line, "collsim-pmpi: warning: ");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+  va_end(ap);
+  size_t len = strlen(line);
+  if (len + 2 > sizeof line) len = sizeof line - 2;
+  line[len] = '\n';
+  line[len + 1] = '\0';
+  fputs(line, stderr);
+  fflush(stderr);
+  log_line(line);
+}
+
+static const char *mpi_name(cs_coll c) { return cs_colls[c].mpi_name; }
+
+/* A per-call fallback reason: printed once per process, by a process that
+ * is rank 0 of the communicator of the call. */
+static void warn(cs_coll c, int reason, MPI_Comm comm, const char *what) {
+  coll_state *s = &st[c];
+  if (__atomic_load_n(&s->warned[reason], __ATOMIC_RELAXED)) return;
+  int r = 0;
+  PMPI_Comm_rank(comm, &r);
+  if (r != 0) return;
+  if (__atomic_exchange_n(&s->warned[reason], 1, __ATOMIC_RELAXED)) return;
+  emit_warning("%s %s: %s; using the library's %s (reported once per process)",
+               cs_colls[c].name, s->given, what, mpi_name(c));
+}
+
+/* ---- settings --------------------------------------------------------- */
+
+/* Parses "123", "64K", "1M", "2G" (powers of 1024). -1 if malformed. */
+static long long parse_bytes(const char *v) {
+  char *end;
+  errno = 0;
+  long long x = strtoll(v, &end, 10);
+  if (end == v || errno || x < 0) return -1;
+  long long mul = 1;
+  switch (*end) {
+  case 'k': case 'K': mul = 1LL << 10; end++; break;
+  case 'm': case 'M': mul = 1LL << 20; end++; break;
+  case 'g': case 'G': mul = 1LL << 30; end++; break;
+  default: break;
+  }
+  if (*end) return -1;
+  if (x > LLONG_MAX / mul) return LLONG_MAX;
+  return x * mul;
+}
+
+/* Collectives whose total size only the root knows. */
+static int size_known_everywhere(cs_coll c) { return c != CS_gatherv && c != CS_scatterv; }
+
+static void valid_names(cs_coll c, char *buf, size_t n) {
+  buf[0] = '\0';
+  for (int i = 0; i < cs_nalgos; i++)
+    if (cs_algos[i].coll == c) {
+      size_t len = strlen(buf);
+      snprintf(buf + len, n - len, "%s%s", len ? ", " : "", cs_algos[i].name);
+    }
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
+
+static int shadow_key = MPI_KEYVAL_INVALID;
+static int shadow_delete(MPI_Comm comm, int key, void *val, void *extra);
+
+static void setup(void) {
+  int r0 = world_rank() == 0;
+  const char *v = getenv("COLLSIM_PMPI_VERBOSE");
+  verbose = v && *v ? atoi(v) : 0;
+  if (v && *v && verbose == 0 && strcmp(v, "0") != 0) verbose = 1;
+  log_path = getenv("COLLSIM_PMPI_LOG");
+
+  for (int c = 0; c < CS_NCOLL; c++) {
+    coll_state *s = &st[c];
+    char up[48];
+    size_t k = 0;
+    for (const char *q = cs_colls[c].name; *q && k + 1 < sizeof up; q++)
+      up[k++] = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+    up[k] = '\0';
+    snprintf(s->env, sizeof s->env, "COLLSIM_%s", up);
+    s->min_bytes = 0;
+    s->max_bytes = LLONG_MAX;
+    const char *name = getenv(s->env);
+    if (!name || !*name || strcmp(name, "native") == 0) continue;
+    s->given = name;
+    const cs_algo_info *a = cs_algo_find((cs_coll)c, name);
+    if (!a) {
+      if (r0) {
+        char names[512];
+        valid_names((cs_coll)c, names, sizeof names);
+        emit_warning("%s=%s: unknown algorithm for %s (valid: %s); using the library's %s",
+                     s->env, name, cs_colls[c].name, names, mpi_name((cs_coll)c));
+      }
+      continue;
+    }
+    if (a->flags & CS_NATIVE) {
+      /* native:NAME selects an SMPI algorithm; a real library has its own
+       * selection (e.g. Open MPI's coll_tuned MCA parameters). */
+      if (r0)
+        emit_warning("%s=%s: native:NAME selects an algorithm of SMPI only; using the library's %s",
+                     s->env, name, mpi_name((cs_coll)c));
+      s->given = NULL;
+      continue;
+    }
+    s->algo = a;
+    s->active = 1;
+    const char *which[2] = {"MIN_BYTES", "MAX_BYTES"};
+    long long *dst[2] = {&s->min_bytes, &s->max_bytes};
+    for (int i = 0; i < 2; i++) {
+      char var[sizeof s->env + 16];
+      snprintf(var, sizeof var, "%.63s_%s", s->env, which[i]);
+      const char *t = getenv(var);
+      if (!t || !*t) continue;
+      long long x = parse_bytes(t);
+      if (x < 0) {
+        if (r0)
+          emit_warning("%s=%s: not a byte count (e.g. 4096, 64K, 1M); %s uses the library's %s",
+                       var, t, cs_colls[c].name, mpi_name((cs_coll)c));
+        s->active = 0;
+      } else if (!size_known_everywhere((cs_coll)c)) {
+        if (r0)
+          emit_warning("%s: no size threshold for %s (only the root knows the total size); %s "
+                       "uses the library's %s",
+                       var, cs_colls[c].name, cs_colls[c].name, mpi_name((cs_coll)c));
+        s->active = 0;
+      } else {
+        *dst[i] = x;
+      }
+    }
+  }
+
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, shadow_delete, &shadow_key, NULL);
+
+  /* Every process must take the same path in every call: the settings must
+   * agree. One allreduce at MPI_Init checks that (not on the lazy path, which
+   * may run inside some other collective). */
+  if (setup_collective) {
+    uint64_t h = 14695981039346656037ULL;
+    for (int c = 0; c < CS_NCOLL; c++) {
+      coll_state *s = &st[c];
+      h = fnv(h, s->given ? s->given : "", s->given ? strlen(s->given) + 1 : 1);
+      h = fnv(h, &s->active, sizeof s->active);
+      h = fnv(h, &s->min_bytes, sizeof s->min_bytes);
+      h = fnv(h, &s->max_bytes, sizeof s->max_bytes);
+    }
+    uint64_t in[2] = {h, ~h}, out[2];
+    if (PMPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS &&
+        (out[0] != h || out[1] != ~h)) {
+      int any = 0;
+      for (int c = 0; c < CS_NCOLL; c++) {
+        any |= st[c].active;
+        st[c].active = 0;
+      }
+      if (r0)
+        emit_warning("the COLLSIM_* settings differ between processes; every collective uses "
+                     "the library%s",
+                     any ? "" : " (no algorithm was set here)");
+    }
+  }
+
+  if (verbose && r0)
+    for (int c = 0; c < CS_NCOLL; c++) {
+      coll_state *s = &st[c];
+      if (!s->given) continue;
+      char hi[32];
+      if (s->max_bytes == LLONG_MAX) snprintf(hi, sizeof hi, "inf");
+      else snprintf(hi, sizeof hi, "%lld", s->max_bytes);
+      fprintf(stderr, "collsim-pmpi: config: %s=%s min_bytes=%lld max_bytes=%s%s\n",
+              cs_colls[c].name, s->given, s->min_bytes, hi,
+              s->active ? "" : " (inactive: the library serves every call)");
+    }
+}
+
+static void ensure_setup(void) { pthread_once(&setup_once, setup); }
+
+/* ---- shadow communicators ---------------------------------------------- */
+
+typedef struct shadow {
+  MPI_Comm user, comm;
+  struct shadow *prev, *next;
+} shadow;
+static shadow *shadows;
+static pthread_mutex_t shadow_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int shadow_delete(MPI_Comm comm, int key, void *val, void *extra) {
+  (void)comm, (void)key, (void)extra;
+  shadow *s = val;
+  pthread_mutex_lock(&shadow_lock);
+  if (s->prev) s->prev->next = s->next;
+  else shadows = s->next;
+  if (s->next) s->next->prev = s->prev;
+  pthread_mutex_unlock(&shadow_lock);
+  PMPI_Comm_free(&s->comm);
+  free(s);
+  return MPI_SUCCESS;
+}
+
+/* The private communicator of comm (collective the first time: every process
+ * of comm gets here in the same call, since the decision to run a kernel is
+ * the same everywhere). */
+static int get_shadow(MPI_Comm comm, MPI_Comm *out) {
+  void *val;
+  int flag = 0;
+  int rc = PMPI_Comm_get_attr(comm, shadow_key, &val, &flag);
+  if (rc != MPI_SUCCESS) return rc;
+  if (flag) {
+    *out = ((shadow *)val)->comm;
+    return MPI_SUCCESS;
+  }
+  MPI_Group g;
+  MPI_Comm nc;
+  rc = PMPI_Comm_group(comm, &g);
+  if (rc != MPI_SUCCESS) return rc;
+  /* Comm_create (not Comm_dup): copies no attributes, so no user callback
+   * sees the shadow. */
+  rc = PMPI_Comm_create(comm, g, &nc);
+  PMPI_Group_free(&g);
+  if (rc != MPI_SUCCESS) return rc;
+  PMPI_Comm_set_errhandler(nc, MPI_ERRORS_RETURN);
+  shadow *s = calloc(1, sizeof *s);
+  if (!s) {
+    PMPI_Comm_free(&nc);
+    return MPI_ERR_NO_MEM;
+  }
+  s->user = comm;
+  s->comm = nc;
+  pthread_mutex_lock(&shadow_lock);
+  s->next = shadows;
+  if (shadows) shadows->prev = s;
+  shadows = s;
+  pthread_mutex_unlock(&shadow_lock);
+  rc = PMPI_Comm_set_attr(comm, shadow_key, s);
+  *out = nc;
+  return rc;
+}
+
+/* ---- the decision and the call -------------------------------------------- */
+
+#define DEFER (-12345) /* "let the library serve this call" */
+
+static long long type_size(MPI_Datatype dt) {
+  MPI_Count s = MPI_UNDEFINED;
+  if (PMPI_Type_size_x(dt, &s) != MPI_SUCCESS || s == MPI_UNDEFINED || s < 0) return -1;
+  return (long long)s;
+}
+
+static long long sum_counts(const int *counts, int p, int *neg) {
+  long long t = 0;
+  for (int i = 0; i < p; i++) {
+    if (counts[i] < 0) *neg = 1;
+    t += counts[i];
+  }
+  return t;
+}
+
+/* The total message size in bytes (docs/csv.md "bytes") and in elements of
+ * the call, from arguments that are significant on this process and agree
+ * on all processes. Returns 0, 1 if a count is negative (an erroneous call
+ * the library reports), 2 if a type size is undefined (too large), 3 if the
+ * size is not known on every process (gatherv, scatterv). */
+static int call_size(cs_coll c, const cs_args *x, int p, int r, long long *bytes,
+                     long long *elems) {
+  long long n = 0, sz = 0;
+  int neg = 0;
+  switch (c) {
+  case CS_allreduce: case CS_reduce: case CS_bcast: case CS_scan: case CS_exscan:
+    n = x->count, sz = type_size(x->dt);
+    break;
+  case CS_reduce_scatter_block: n = (long long)p * x->count, sz = type_size(x->dt); break;
+  case CS_reduce_scatter: n = sum_counts(x->counts, p, &neg), sz = type_size(x->dt); break;
+  case CS_allgather: n = (long long)p * x->recvcount, sz = type_size(x->recvtype); break;
+  case CS_allgatherv: n = sum_counts(x->counts, p, &neg), sz = type_size(x->recvtype); break;
+  case CS_gather:
+    if (r == x->root) n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+    else n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+    break;
+  case CS_scatter:
+    if (r == x->root) n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+    else n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+    break;
+  default: return 3;
+  }
+  if (neg || n < 0) return 1;
+  if (sz < 0) return 2;
+  *elems = n;
+  *bytes = sz > 0 && n > LLONG_MAX / sz ? LLONG_MAX : n * sz;
+  return 0;
+}
+
+/* Runs the configured algorithm of c for the call x if it can serve it and
+ * returns its result, or DEFER: then the caller calls PMPI_<Coll>. */
+static int serve(cs_coll c, cs_args *x) {
+  ensure_setup();
+  coll_state *s = &st[c];
+  if (!s->given) return DEFER; /* not configured: the library, not counted */
+  MPI_Comm comm = x->comm;
+#define FALLBACK()                                                  \
+  do {                                                              \
+    __atomic_fetch_add(&s->fallback, 1, __ATOMIC_RELAXED);          \
+    return DEFER;                                                   \
+  } while (0)
+  if (!s->active || comm == MPI_COMM_NULL) FALLBACK();
+  if (depth > 0) {
+    warn(c, R_NESTED, comm, "called from inside a collsim kernel");
+    FALLBACK();
+  }
+  int inter = 0, p, r;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) FALLBACK();
+  if (inter) {
+    warn(c, R_INTERCOMM, comm, "intercommunicators are not supported");
+    FALLBACK();
+  }
+  PMPI_Comm_size(comm, &p);
+  PMPI_Comm_rank(comm, &r);
+  if (cs_colls[c].rooted && (x->root < 0 || x->root >= p)) FALLBACK(); /* the library reports */
+  long long bytes = 0, elems = 0;
+  int k = call_size(c, x, p, r, &bytes, &elems);
+  if (k == 1) FALLBACK();
+  if (k == 2) {
+    warn(c, R_SIZE, comm, "a datatype's size does not fit an int");
+    FALLBACK();
+  }
+  if (k == 0) {
+    if (bytes < s->min_bytes || bytes > s->max_bytes) {
+      __atomic_fetch_add(&s->outside, 1, __ATOMIC_RELAXED);
+      return DEFER;
+    }
+    if (bytes > INT_MAX || elems > INT_MAX) {
+      warn(c, R_SIZE, comm, "more than INT_MAX bytes or elements in one call");
+      FALLBACK();
+    }
+  }
+  if (s->algo->flags & CS_COMMUTATIVE) {
+    int commute = 1;
+    if (PMPI_Op_commutative(x->op, &commute) != MPI_SUCCESS) FALLBACK();
+    if (!commute) {
+      warn(c, R_NONCOMM, comm, "needs a commutative op and this op is not commutative");
+      FALLBACK();
+    }
+  }
+#undef FALLBACK
+  MPI_Comm sh;
+  int rc = get_shadow(comm, &sh);
+  if (rc == MPI_SUCCESS) {
+    x->comm = sh;
+    depth++;
+    rc = cs_run(s->algo, x);
+    depth--;
+    x->comm = comm;
+    __atomic_fetch_add(&s->calls, 1, __ATOMIC_RELAXED);
+  }
+  if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
+  return rc;
+}
+
+/* ---- the wrappers --------------------------------------------------------- */
+
+EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                         MPI_Op op, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
+               .comm = comm};
+  int rc = serve(CS_allreduce, &x);
+  return rc != DEFER ? rc : PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                      int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
+               .root = root, .comm = comm};
+  int rc = serve(CS_reduce, &x);
+  return rc != DEFER ? rc : PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+}
+
+EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = recvcount, .dt = dt, .op = op,
+               .comm = comm};
+  int rc = serve(CS_reduce_scatter_block, &x);
+  return rc != DEFER ? rc : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op, comm);
+}
+
+EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .counts = recvcounts, .dt = dt, .op = op,
+               .comm = comm};
+  int rc = serve(CS_reduce_scatter, &x);
+  return rc != DEFER ? rc : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op, comm);
+}
+
+EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
+  int rc = serve(CS_allgather, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      comm);
+}
+
+EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const int recvcounts[], const int displs[],
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+               .recvbuf = recvbuf, .counts = recvcounts, .displs = displs, .recvtype = recvtype,
+               .comm = comm};
+  int rc = serve(CS_allgatherv, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                       recvtype, comm);
+}
+
+EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+               .comm = comm};
+  int rc = serve(CS_gather, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   root, comm);
+}
+
+EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+               .recvbuf = recvbuf, .counts = recvcounts, .displs = displs, .recvtype = recvtype,
+               .root = root, .comm = comm};
+  int rc = serve(CS_gatherv, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, root, comm);
+}
+
+EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
+               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+               .comm = comm};
+  int rc = serve(CS_scatter, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    root, comm);
+}
+
+EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .counts = sendcounts, .displs = displs, .sendtype = sendtype,
+               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+               .comm = comm};
+  int rc = serve(CS_scatterv, &x);
+  return rc != DEFER ? rc
+                     : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                     recvtype, root, comm);
+}
+
+/* Collectives with no registered algorithm besides native today: wrapped so
+ * that a setting is reported and a future registry line is served. */
+EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+  cs_args x = {.recvbuf = buf, .count = count, .dt = dt, .root = root, .comm = comm};
+  int rc = serve(CS_bcast, &x);
+  return rc != DEFER ? rc : PMPI_Bcast(buf, count, dt, root, comm);
+}
+
+EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                    MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
+               .comm = comm};
+  int rc = serve(CS_scan, &x);
+  return rc != DEFER ? rc : PMPI_Scan(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                      MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
+               .comm = comm};
+  int rc = serve(CS_exscan, &x);
+  return rc != DEFER ? rc : PMPI_Exscan(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+/* ---- MPI_Init and MPI_Finalize ------------------------------------------------ */
+
+EXPORT int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) {
+    setup_collective = 1;
+    ensure_setup();
+  }
+  return rc;
+}
+
+EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) {
+    setup_collective = 1;
+    ensure_setup();
+  }
+  return rc;
+}
+
+static void report(void) {
+  int r = world_rank();
+  if (!(verbose >= 2 || r == 0)) return;
+  for (int c = 0; c < CS_NCOLL; c++) {
+    coll_state *s = &st[c];
+    if (!s->given) continue;
+    char line[256];
+    snprintf(line, sizeof line, "collsim-pmpi: %s %s calls=%lu fallback=%lu outside=%lu rank=%d\n",
+             cs_colls[c].name, s->given, s->calls, s->fallback, s->outside, r);
+    if (verbose) fputs(line, stderr);
+    log_line(line);
+  }
+  if (verbose) fflush(stderr);
+}
+
+EXPORT int MPI_Finalize(void) {
+  ensure_setup();
+  report();
+  /* Free the shadows now, while MPI is fully alive (their attributes'
+   * delete callback frees them and unlinks them). */
+  for (;;) {
+    pthread_mutex_lock(&shadow_lock);
+    shadow *s = shadows;
+    MPI_Comm user = s ? s->user : MPI_COMM_NULL;
+    pthread_mutex_unlock(&shadow_lock);
+    if (!s) break;
+    if (PMPI_Comm_delete_attr(user, shadow_key) != MPI_SUCCESS) {
+      /* Cannot happen for a live communicator; do not loop forever. */
+      pthread_mutex_lock(&shadow_lock);
+      if (shadows == s) shadows = s->next;
+      if (shadows) shadows->prev = NULL;
+      pthread_mutex_unlock(&shadow_lock);
+    }
+  }
+  if (shadow_key != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&shadow_key);
+  return PMPI_Finalize();
+}

@@ -1,0 +1,39 @@
+# libcollsim-pmpi.so: the PMPI interposition library (validate/pmpi.c,
+# docs/pmpi.md), built from the same kernel sources as collsim-mpi, compiled
+# -fPIC into one shared object linked to the MPI library. Included from
+# CMakeLists.txt after find_package(MPI).
+
+if(NOT TARGET MPI::MPI_C)
+  find_package(MPI REQUIRED COMPONENTS C)
+endif()
+find_package(Threads REQUIRED)
+
+file(GLOB COLLSIM_PMPI_KERNELS ${CMAKE_SOURCE_DIR}/algos/local.c ${CMAKE_SOURCE_DIR}/algos/dispatch.c
+     ${CMAKE_SOURCE_DIR}/algos/registry.c ${CMAKE_SOURCE_DIR}/algos/sched.c
+     ${CMAKE_SOURCE_DIR}/algos/*/*.c)
+
+add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/validate/pmpi.c ${COLLSIM_PMPI_KERNELS})
+set_target_properties(collsim-pmpi PROPERTIES
+  OUTPUT_NAME collsim-pmpi                      # libcollsim-pmpi.so
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}
+  POSITION_INDEPENDENT_CODE ON
+  C_VISIBILITY_PRESET hidden)                   # only the MPI_* wrappers are exported
+# No algos/ on the include path: algos/sched.h would hide the system <sched.h>.
+target_compile_definitions(collsim-pmpi PRIVATE _GNU_SOURCE)
+target_link_libraries(collsim-pmpi PRIVATE MPI::MPI_C m Threads::Threads)
+target_link_options(collsim-pmpi PRIVATE -Wl,-z,defs)
+
+# The test application: an unmodified MPI program (not linked to collsim).
+add_executable(pmpi_app ${CMAKE_SOURCE_DIR}/tests/pmpi/app.c)
+target_link_libraries(pmpi_app MPI::MPI_C)
+
+# run.sh APP LIB CLI NPS: every registered non-native algorithm against the
+# library, byte for byte, plus fallback, unknown-name, threshold and
+# inconsistent-setting cases. Split by process counts so ctest -j can overlap.
+set(COLLSIM_PMPI_RUN bash ${CMAKE_SOURCE_DIR}/tests/pmpi/run.sh $<TARGET_FILE:pmpi_app>
+    $<TARGET_FILE:collsim-pmpi> $<TARGET_FILE:collsim-cli>)
+add_test(NAME pmpi_np1_2 COMMAND ${COLLSIM_PMPI_RUN} 1,2)
+add_test(NAME pmpi_np3 COMMAND ${COLLSIM_PMPI_RUN} 3)
+add_test(NAME pmpi_np4 COMMAND ${COLLSIM_PMPI_RUN} 4)
+add_test(NAME pmpi_np5 COMMAND ${COLLSIM_PMPI_RUN} 5)
+set_tests_properties(pmpi_np1_2 pmpi_np3 pmpi_np4 pmpi_np5 PROPERTIES TIMEOUT 120)
