@@ -417,8 +417,12 @@ int cs_bench_run(cs_bench_req *q) {
   return rc;
 }
 
-/* Reads the median of (algo, effective bytes) from a bench CSV; -1 if absent. */
 double cs_bench_lookup(const char *path, const char *algo, long bytes) {
+  return cs_bench_lookup_col(path, algo, bytes, "median_s");
+}
+
+/* Reads column col of (algo, effective bytes) from a bench CSV; -1 if absent. */
+double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   char line[4096];
@@ -433,7 +437,7 @@ double cs_bench_lookup(const char *path, const char *algo, long bytes) {
       for (int i = 0; tok; i++, tok = strtok_r(NULL, ",", &save)) {
         if (!strcmp(tok, "algo")) ialgo = i;
         if (!strcmp(tok, "bytes")) ibytes = i;
-        if (!strcmp(tok, "median_s")) imed = i;
+        if (!strcmp(tok, col)) imed = i;
       }
       continue;
     }

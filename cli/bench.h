@@ -37,6 +37,7 @@ void cs_bench_defaults(cs_bench_req *q);
 int cs_bench_run(cs_bench_req *q);
 /* Median time of (algo, effective bytes) in a bench CSV, or -1. */
 double cs_bench_lookup(const char *path, const char *algo, long bytes);
+double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col);
 long cs_effective_bytes(cs_coll coll, int p, long m, int size);
 
 int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);

@@ -52,6 +52,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_table1(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_guidelines(int argc, char **argv);
 

@@ -19,6 +19,7 @@ static const command commands[] = {
     {"plot", cmd_plot, "draw PNG/SVG plots from collsim CSV files (see plot --help)"},
     {"bench", cmd_bench, "time algorithms on a platform or a real MPI, CSV out (see bench --help)"},
     {"predict", cmd_predict, "Table I formula, exact model and simulation side by side (predict --help)"},
+    {"validate", cmd_validate, "predict (model, SMPI) and measure (mpirun), with errors (validate --help)"},
     {"table1", cmd_table1, "reproduce Table I of the circulant paper for p processes (table1 --help)"},
     {"guidelines", cmd_guidelines, "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"calibrate", cmd_calibrate, "measure this machine and write a platform file (see calibrate --help)"},

@@ -1,0 +1,182 @@
+/* ./collsim validate: predict each case with the analytic model and with
+ * SMPI on a (calibrated) platform, measure it with mpirun, and report the
+ * relative error of each prediction (docs/csv.md "validate"). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "model.h"
+#include "registry.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: collsim validate --coll C --algos A,B --np P --bytes LIST\n"
+          "                        [--platform F] [--out DIR] [--hostfile H] [--reps R]\n"
+          "Predicts every (algorithm, size) with collsim's model and with SMPI on platform F\n"
+          "(default results/calibrate/platform.xml, written by `collsim calibrate`), measures\n"
+          "it on this MPI library with mpirun (median of R repetitions after warm-up, 95%%\n"
+          "confidence interval of the median), and writes DIR/validate.csv, DIR/validate.md\n"
+          "(median and worst relative errors, overall and for m >= 64 KiB) and the plot of\n"
+          "predicted against measured times (default DIR results/validate).\n"
+          "On a 2-core machine use --np 2 for timing; on a cluster give --hostfile.\n");
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void summary(FILE *f, const char *what, double *e, int n) {
+  if (n == 0) {
+    fprintf(f, "| %s | - | - | 0 |\n", what);
+    return;
+  }
+  qsort(e, (size_t)n, sizeof(double), cmp_d);
+  double med = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
+  fprintf(f, "| %s | %.1f%% | %.1f%% | %d |\n", what, 100 * med, 100 * e[n - 1], n);
+}
+
+int cmd_validate(int argc, char **argv) {
+  cs_bench_req q;
+  cs_bench_defaults(&q);
+  char platform[4096];
+  const char *dir = "results/validate";
+  /* --out is a directory here: take it before the shared parser. */
+  char **av = malloc(sizeof(char *) * (size_t)(argc + 1));
+  int ac = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+      dir = argv[++i];
+      continue;
+    }
+    av[ac++] = argv[i];
+  }
+  av[ac] = NULL;
+  int rc = cs_bench_parse(ac, av, &q, "validate", NULL, NULL, platform, sizeof platform);
+  free(av);
+  if (rc == 1) {
+    usage(stdout);
+    return 0;
+  }
+  if (rc) return rc;
+  if (!q.nalgos || !q.nbytes) {
+    fprintf(stderr, "collsim validate: --algos and --bytes are required (see --help)\n");
+    return 2;
+  }
+  for (int a = 0; a < q.nalgos; a++)
+    if (!strncmp(q.algos[a], "lib:", 4) || !strncmp(q.algos[a], "native:", 7)) {
+      fprintf(stderr, "collsim validate: %s is an SMPI algorithm; measure the library as native\n",
+              q.algos[a]);
+      return 2;
+    }
+  if (!platform[0]) snprintf(platform, sizeof platform, "results/calibrate/platform.xml");
+  struct stat st;
+  if (stat(platform, &st) != 0) {
+    fprintf(stderr,
+            "collsim validate: no platform %s; run `collsim calibrate` first or give --platform\n",
+            platform);
+    return 2;
+  }
+  char err[1024];
+  cs_model mo;
+  if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) return 2;
+  if (cs_model_from_platform(q.xml, &mo, err, sizeof err)) {
+    fprintf(stderr, "collsim validate: %s\n", err);
+    return 2;
+  }
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+  if (system(cmd) != 0) {
+    fprintf(stderr, "collsim validate: cannot create %s\n", dir);
+    return 1;
+  }
+  /* Simulated and measured runs: resumable bench CSVs in DIR. */
+  char simcsv[4200], meascsv[4200];
+  snprintf(simcsv, sizeof simcsv, "%s/sim-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
+  snprintf(meascsv, sizeof meascsv, "%s/measured-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
+  cs_bench_req s = q, m = q;
+  s.backend = "smpi";
+  s.out = simcsv;
+  s.hostfile = NULL;
+  fprintf(stderr, "collsim validate: simulating on %s\n", q.xml);
+  if ((rc = cs_bench_run(&s))) return rc;
+  m.backend = "mpi";
+  m.out = meascsv;
+  m.hostfile = q.hostfile;
+  fprintf(stderr, "collsim validate: measuring with mpirun -np %d\n", q.np);
+  if ((rc = cs_bench_run(&m))) return rc;
+
+  char csv[4200], md[4200];
+  snprintf(csv, sizeof csv, "%s/validate-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
+  snprintf(md, sizeof md, "%s/validate-%s-p%d.md", dir, cs_colls[q.coll].name, q.np);
+  FILE *f = fopen(csv, "w");
+  if (!f) {
+    fprintf(stderr, "collsim validate: cannot write %s\n", csv);
+    return 1;
+  }
+  fprintf(f, "# collsim validate platform=%s np=%d\n", q.xml, q.np);
+  fprintf(f, "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim\n");
+  int n = q.nalgos * q.nbytes, ne[4] = {0, 0, 0, 0};
+  double *e[4];
+  for (int k = 0; k < 4; k++) e[k] = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int a = 0; a < q.nalgos; a++)
+    for (int i = 0; i < q.nbytes; i++) {
+      const char *algo = q.algos[a];
+      long b = cs_effective_bytes(q.coll, q.np, q.bytes[i], 1);
+      int dup = 0;
+      for (int k = 0; k < i; k++) dup |= cs_effective_bytes(q.coll, q.np, q.bytes[k], 1) == b;
+      if (dup) continue;
+      double model = -1, sim = cs_bench_lookup(simcsv, algo, b);
+      double meas = cs_bench_lookup(meascsv, algo, b);
+      double lo = cs_bench_lookup_col(meascsv, algo, b, "ci_lo_s");
+      double hi = cs_bench_lookup_col(meascsv, algo, b, "ci_hi_s");
+      cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
+      if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0) model = -1;
+      char ms[40] = "", ss[40] = "", em[40] = "", es[40] = "";
+      if (model >= 0) snprintf(ms, sizeof ms, "%.10g", model);
+      if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
+      if (model >= 0 && meas > 0) {
+        double x = (model - meas) / meas;
+        snprintf(em, sizeof em, "%.6g", x);
+        e[0][ne[0]++] = fabs(x);
+        if (b >= 65536) e[2][ne[2]++] = fabs(x);
+      }
+      if (sim >= 0 && meas > 0) {
+        double x = (sim - meas) / meas;
+        snprintf(es, sizeof es, "%.6g", x);
+        e[1][ne[1]++] = fabs(x);
+        if (b >= 65536) e[3][ne[3]++] = fabs(x);
+      }
+      fprintf(f, "%s,%s,%d,%ld,%s,%s,%.10g,%.10g,%.10g,%s,%s\n", cs_colls[q.coll].name, algo, q.np,
+              b, ms, ss, meas, lo, hi, em, es);
+    }
+  fclose(f);
+  FILE *r = fopen(md, "w");
+  if (r) {
+    fprintf(r, "# Predicted against measured: %s, p = %d\n\n", cs_colls[q.coll].mpi_name, q.np);
+    fprintf(r, "Platform: `%s` (model parameters from its collsim-model line). Measured with "
+               "mpirun on this machine; times are medians. Error = (predicted - measured) / "
+               "measured, reported as absolute values.\n\n", q.xml);
+    fprintf(r, "| prediction | median error | worst error | cases |\n|---|---:|---:|---:|\n");
+    summary(r, "model, all sizes", e[0], ne[0]);
+    summary(r, "simulation, all sizes", e[1], ne[1]);
+    summary(r, "model, m >= 64 KiB", e[2], ne[2]);
+    summary(r, "simulation, m >= 64 KiB", e[3], ne[3]);
+    fprintf(r, "\nEvery case: `%s`. native is Open MPI's collective when measured and SMPI's "
+               "when simulated (different implementations); it has no model.\n", csv);
+    fclose(r);
+    FILE *rr = fopen(md, "r");
+    char line[1024];
+    while (rr && fgets(line, sizeof line, rr)) fputs(line, stdout);
+    if (rr) fclose(rr);
+  }
+  for (int k = 0; k < 4; k++) free(e[k]);
+  snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv, dir);
+  if (system(cmd) != 0) fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
+  else fprintf(stderr, "collsim validate: table %s, report %s, plots in %s\n", csv, md, dir);
+  return 0;
+}
