@@ -245,15 +245,15 @@ int cmd_guidelines(int argc, char **argv) {
     fprintf(stderr, "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
                     "local reduce is charged 0\n");
   }
-  char dir[8200];
+  char dir[4000];
   if (o.out) snprintf(dir, sizeof dir, "%s", o.out);
   else {
     const char *b = o.platform ? strrchr(base.xml, '/') : NULL;
-    char name[4096];
-    snprintf(name, sizeof name, "%s", o.platform ? (b ? b + 1 : base.xml) : "localhost");
+    char name[3800];
+    snprintf(name, sizeof name, "%.3700s", o.platform ? (b ? b + 1 : base.xml) : "localhost");
     char *dot = strrchr(name, '.');
     if (dot && !strcmp(dot, ".xml")) *dot = '\0';
-    snprintf(dir, sizeof dir, "results/guidelines/%s-p%d", name, o.np);
+    snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o.np);
   }
   if (mkdir_p(dir)) {
     fprintf(stderr, "collsim guidelines: cannot create %s\n", dir);
@@ -351,6 +351,12 @@ int cmd_guidelines(int argc, char **argv) {
       for (int k = 0; k < nsizes; k++) {
         long m = sizes[k];
         if (gl[g].need_divisible && m % o.np) continue;
+        if (s == 1) { /* no term of ours: the same row as the library's */
+          int own = 0;
+          for (int i = 0; i < gl[g].nl; i++) own |= strcmp(algo_of[1][gl[g].lhs[i].coll][0], libalgo) != 0;
+          for (int i = 0; i < gl[g].nr; i++) own |= strcmp(algo_of[1][gl[g].rhs[i].coll][0], libalgo) != 0;
+          if (!own) continue;
+        }
         const cs_gl_term *t[2] = {gl[g].lhs, gl[g].rhs};
         int n[2] = {gl[g].nl, gl[g].nr};
         const char *al[2][CS_GL_MAXTERMS];

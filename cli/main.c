@@ -22,6 +22,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "predict (model, SMPI) and measure (mpirun), with errors (validate --help)"},
     {"table1", cmd_table1, "reproduce Table I of the circulant paper for p processes (table1 --help)"},
     {"guidelines", cmd_guidelines, "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
+    {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
     {"calibrate", cmd_calibrate, "measure this machine and write a platform file (see calibrate --help)"},
 };
 

@@ -429,6 +429,33 @@ static void g_scatterv_circulant(cs_prog *g, const cs_case *c, const cs_mlay *l)
   scatter_circ(g, c, l, 1);
 }
 
+/* algos/circulant/rooted.c: reduce as circulant reduce-scatter of an even
+ * split (never in place: the own block goes to a temporary) + the circulant
+ * gather of the blocks (the root copies its own block in). */
+static void g_reduce_circulant_rsg(cs_prog *g, const cs_case *c, const cs_mlay *l) {
+  int p = l->p;
+  long m = l->pre[p];
+  long *cnt = malloc(sizeof(long) * (size_t)p), *pre = malloc(sizeof(long) * (size_t)(p + 1));
+  if (!cnt || !pre) {
+    g->oom = 1;
+    free(cnt);
+    free(pre);
+    return;
+  }
+  pre[0] = 0;
+  for (int i = 0; i < p; i++) {
+    cnt[i] = m / p + (i < m % p ? 1 : 0);
+    pre[i + 1] = pre[i] + cnt[i];
+  }
+  cs_mlay even = {p, cnt, pre};
+  cs_case gc = *c;
+  gc.inplace = 0;
+  circ_rs_core(g, &even, 0);
+  gather_circ(g, &gc, &even, 0);
+  free(cnt);
+  free(pre);
+}
+
 /* ---- the table: (collective, algorithm) -> generator ------------------ */
 
 static const struct {
@@ -441,6 +468,7 @@ static const struct {
     {CS_allreduce, "ceilhalf", g_ar_ceilhalf},
     {CS_allreduce, "butterfly", g_ar_butterfly},
     {CS_reduce, "circulant", g_reduce_circulant},
+    {CS_reduce, "circulant_rsg", g_reduce_circulant_rsg},
     {CS_reduce, "butterfly", g_reduce_butterfly},
     {CS_reduce_scatter_block, "circulant", g_rs_circulant},
     {CS_reduce_scatter_block, "ceilhalf", g_rs_ceilhalf},

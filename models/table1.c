@@ -17,7 +17,9 @@
  * q alpha + (beta + gamma)(p-1)/p m; allreduce in 2q rounds with 2(p-1)
  * blocks, 2 q alpha + 2 beta (p-1)/p m + gamma (p-1)/p m; its allgather has
  * the circulant allgather's rounds and volume. circulant_rsag is the sum of
- * the circulant reduce-scatter and allgather rows (Sec. III-G). Table I has
+ * the circulant reduce-scatter and allgather rows (Sec. III-G), and
+ * circulant_rsg (reduce) the reduce-scatter row plus a gather of q alpha +
+ * beta (p-1)/p m (the allgather row's communication). Table I has
  * no rows for gather and scatter, so they get none here.
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
@@ -52,6 +54,7 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
     return 0;
   case CS_reduce:
     if (circ || bf) *t = Q * (a + b * m + g * m);
+    else if (!strcmp(algo, "circulant_rsg")) *t = rs_circ + Q * a + b * vol;
     else return -1;
     return 0;
   case CS_reduce_scatter_block:

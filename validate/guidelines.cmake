@@ -89,6 +89,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
     if(nbefore LESS 1)
       fail("no row was written before the kill")
     endif()
+    if(NOT nbefore LESS 20)
+      fail("the bench finished before the kill: nothing to resume (make it longer)")
+    endif()
     file(APPEND "${F}" "allreduce,circulant,8,409")
     run(${cmd})
     file(READ "${F}" all)
@@ -149,3 +152,8 @@ add_test(NAME bench_resume
          COMMAND ${CMAKE_COMMAND} -DMODE=resume -DCLI=$<TARGET_FILE:collsim-cli>
                  -DDIR=${CMAKE_BINARY_DIR}/bench_resume -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(bench_resume PROPERTIES TIMEOUT 300)
+# collsim demo --quick (cli/demo.c): every step, then a second run that reuses it all.
+add_test(NAME demo_quick
+         COMMAND bash -c "rm -rf \"$1\" && \"$0\" demo --quick --out \"$1\" && \"$0\" demo --quick --out \"$1\" 2>&1 | grep 'table1: reusing' >/dev/null && test -s \"$1/report.md\" && test -s \"$1/guidelines-abg33/violations.md\" && test -s \"$1/bench-hydra8x4-allreduce.csv\" && rm -rf \"$1\""
+                 $<TARGET_FILE:collsim-cli> ${CMAKE_BINARY_DIR}/demo_quick)
+set_tests_properties(demo_quick PROPERTIES TIMEOUT 120)

@@ -47,11 +47,12 @@ static long type_bytes(int count, MPI_Datatype dt) {
   return (long)count * size;
 }
 
-/* block: bytes per block when all blocks are equal (gather), or -1
- * (gatherv: sizes travel in a header message). */
-static int gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                       const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
-                       long block) {
+/* block: bytes per block when all blocks are equal (gather), -1 (gatherv:
+ * sizes travel in a header message), or -2 (every rank knows the layout l,
+ * in elements of rtype: no headers). */
+int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                   const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
+                   long block) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -66,7 +67,7 @@ static int gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void
                        (int)cs_lcount(l, r), rtype));
     for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
       int from = (r + c.d[k]) % p;
-      if (block < 0) {
+      if (block == -1) {
         long hdr;
         rc = MPI_Recv(&hdr, 1, MPI_LONG, from, CS_TAG, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) break;
@@ -94,6 +95,8 @@ static int gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void
     long sfrom = c.e[k] ? own : 0, sn = sends ? b.len - sfrom : 0, rn = 0;
     if (block >= 0) {
       rn = recvs ? block * c.d[k] : 0;
+    } else if (block == -2) {
+      rn = recvs ? type_bytes((int)cs_lsum(l, (r + c.skips[k]) % p, c.d[k]), rtype) : 0;
     } else if (sends || recvs) {
       rc = MPI_Sendrecv(&sn, 1, MPI_LONG, to, CS_TAG, &rn, 1, MPI_LONG, from, CS_TAG, comm,
                         MPI_STATUS_IGNORE);
@@ -117,7 +120,7 @@ int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   MPI_Comm_rank(comm, &r);
   cs_layout l = cs_layout_regular(p, recvcount);
   long block = r == root ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype);
-  return gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block);
+  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block);
 }
 
 int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -126,7 +129,7 @@ int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendty
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
-  return gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, -1);
+  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, -1);
 }
 
 /* block: bytes per block (scatter) or -1 (scatterv: every data message is
@@ -223,4 +226,29 @@ int cs_scatterv_circulant(const void *sendbuf, const int sendcounts[], const int
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, sendcounts, displs);
   return scatter_core(sendbuf, &l, sendtype, recvbuf, recvcount, recvtype, root, comm, -1);
+}
+
+/* Reduce as circulant reduce-scatter of an even split followed by the
+ * circulant gather of the blocks to the root (Rabenseifner's reduce =
+ * reduce_scatter + gather, on the circulant pattern, for any p): 2 ceil(log2
+ * p) rounds, (2^q - 1)/p m + (p-1)/p m bytes instead of ceil(log2 p) m, so
+ * that a reduce is never slower than the allreduce circulant_rsag (guideline
+ * (5) of the circulant paper). Every rank knows the split, so the gather
+ * needs no size headers. Local work: the reduce-scatter's, plus one copy of
+ * the own block at every rank (into the gather's buffer). */
+int cs_reduce_circulant_rsg(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                            MPI_Op op, int root, MPI_Comm comm) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  cs_layout l = cs_layout_even(p, count);
+  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  long own_n = cs_lcount(&l, r);
+  cs_tmp own = {0};
+  int rc = cs_tmp_alloc(&own, own_n, dt);
+  if (rc == MPI_SUCCESS) rc = cs_circ_reduce_scatter_core(in, own.buf, &l, dt, op, comm, 0);
+  if (rc == MPI_SUCCESS)
+    rc = cs_gather_core(own.buf, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2);
+  cs_tmp_free(&own);
+  return rc;
 }

@@ -1,0 +1,282 @@
+/* ./collsim demo: the default study in one command. Table I at p = 33,
+ * timing runs on a hydra-like 8 x 4 machine and on an abg machine with
+ * p = 33, the performance guidelines on both, the plots, and a report
+ * linking them (results/demo/report.md). Resumes what a previous run
+ * finished unless --redo. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "platgen.h"
+#include "registry.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: collsim demo [--redo] [--quick] [--out DIR]\n"
+          "The default study, written into DIR (results/demo):\n"
+          "  1. table1 --np 33: Table I formula, exact model and simulation (table1.csv)\n"
+          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 4 MiB (x4), with circulant,\n"
+          "     ceilhalf, butterfly (and circulant_rsag) against lib:default, lib:ompi,\n"
+          "     lib:mpich, on a hydra-like 8 x 4 machine and on an abg machine with p = 33\n"
+          "  3. the performance guidelines on both machines (collsim guidelines)\n"
+          "  4. plots of every CSV (collsim plot), 5. report.md linking all of it.\n"
+          "A second run reuses finished results (resumable CSVs) unless --redo.\n"
+          "  --quick   fewer sizes (8 B, 1 KiB, 64 KiB, 1 MiB) and guidelines at two sizes\n");
+}
+
+static double t0;
+static double elapsed(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - t0;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static int mkdir_p(const char *path) {
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *s = buf + 1; *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+      *s = '/';
+    }
+  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Runs a subcommand in this process, its stdout into the log. */
+static int sub(int (*fn)(int, char **), FILE *log, int argc, char **argv) {
+  fprintf(log, "$ collsim");
+  for (int i = 0; i < argc; i++) fprintf(log, " %s", argv[i]);
+  fprintf(log, "\n");
+  fflush(log);
+  fflush(stdout);
+  int saved = dup(1);
+  dup2(fileno(log), 1);
+  int rc = fn(argc, argv);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  return rc;
+}
+
+typedef struct {
+  const char *name, *kind;
+  int np;
+  char xml[4096], hosts[4096];
+} demo_plat;
+
+int cmd_demo(int argc, char **argv) {
+  const char *dir = "results/demo";
+  int redo = 0, quick = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--redo")) redo = 1;
+    else if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc) dir = argv[++i];
+    else {
+      fprintf(stderr, "collsim demo: unknown option %s (valid: --redo, --quick, --out DIR)\n",
+              argv[i]);
+      return 2;
+    }
+  }
+  t0 = 0;
+  t0 = elapsed();
+  if (mkdir_p(dir)) {
+    fprintf(stderr, "collsim demo: cannot create %s\n", dir);
+    return 1;
+  }
+  char path[4300], logpath[4300];
+  snprintf(logpath, sizeof logpath, "%s/demo.log", dir);
+  FILE *log = fopen(logpath, "a");
+  if (!log) {
+    fprintf(stderr, "collsim demo: cannot write %s\n", logpath);
+    return 1;
+  }
+  int rc = 0;
+
+  /* 1. Table I at p = 33 */
+  char t1[4300];
+  snprintf(t1, sizeof t1, "%s/table1.csv", dir);
+  if (redo || !exists(t1)) {
+    fprintf(stderr, "[demo %5.1fs] 1/5 table1 --np 33 -> %s\n", elapsed(), t1);
+    char *a[] = {"table1", "--np", "33", "--csv", t1, NULL};
+    rc = sub(cmd_table1, log, 5, a);
+    if (rc) {
+      unlink(t1);
+      goto done;
+    }
+  } else {
+    fprintf(stderr, "[demo %5.1fs] 1/5 table1: reusing %s\n", elapsed(), t1);
+  }
+
+  /* 2. the platforms and the timing runs */
+  demo_plat plats[2] = {{"hydra8x4", "hydra", 32, "", ""}, {"abg33", "abg", 33, "", ""}};
+  for (int k = 0; k < 2; k++) {
+    demo_plat *p = &plats[k];
+    snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
+    snprintf(p->hosts, sizeof p->hosts, "%s/%s.hostfile", dir, p->name);
+    if (!exists(p->xml) || !exists(p->hosts)) {
+      char *hy[] = {"platform", "hydra", "--nodes", "8", "--ppn", "4", "--out", p->xml,
+                    "--hostfile", p->hosts, NULL};
+      char *ab[] = {"platform", "abg", "--np", "33", "--out", p->xml, "--hostfile", p->hosts, NULL};
+      rc = k == 0 ? sub(cs_platform_main, log, 10, hy) : sub(cs_platform_main, log, 8, ab);
+      if (rc) {
+        fprintf(stderr, "collsim demo: could not write %s\n", p->xml);
+        goto done;
+      }
+    }
+  }
+  const char *sizes = quick ? "8,1K,64K,1M" : "8-4M:x4";
+  static const struct {
+    cs_coll coll;
+    const char *algos[8];
+  } runs[] = {
+      {CS_reduce_scatter_block,
+       {"circulant", "ceilhalf", "butterfly", "lib:default", "lib:ompi", "lib:mpich", NULL}},
+      {CS_allreduce,
+       {"circulant", "circulant_rsag", "ceilhalf", "butterfly", "lib:default", "lib:ompi",
+        "lib:mpich", NULL}},
+  };
+  char csvs[8][4300];
+  int ncsv = 0;
+  for (int k = 0; k < 2; k++)
+    for (int r = 0; r < 2; r++) {
+      demo_plat *p = &plats[k];
+      cs_bench_req q;
+      cs_bench_defaults(&q);
+      snprintf(q.xml, sizeof q.xml, "%s", p->xml);
+      snprintf(q.hosts, sizeof q.hosts, "%s", p->hosts);
+      q.np = p->np;
+      q.coll = runs[r].coll;
+      while (runs[r].algos[q.nalgos]) {
+        q.algos[q.nalgos] = runs[r].algos[q.nalgos];
+        q.nalgos++;
+      }
+      q.nbytes = cs_parse_sizes(sizes, q.bytes, CS_MAX_SIZES);
+      snprintf(csvs[ncsv], sizeof csvs[ncsv], "%s/bench-%s-%s.csv", dir, p->name,
+               cs_colls[q.coll].name);
+      q.out = csvs[ncsv++];
+      q.redo = redo;
+      q.quiet = 1;
+      fprintf(stderr, "[demo %5.1fs] 2/5 bench %s on %s (p = %d) -> %s\n", elapsed(),
+              cs_colls[q.coll].name, p->name, p->np, q.out);
+      rc = cs_bench_run(&q);
+      if (rc) goto done;
+    }
+
+  /* 3. the guidelines, at sizes p divides (so the _block forms count too) */
+  char gdir[2][4300];
+  for (int k = 0; k < 2; k++) {
+    demo_plat *p = &plats[k];
+    char bytes[128], np[16];
+    if (quick) snprintf(bytes, sizeof bytes, "%d,%d", p->np * 32, p->np * 2048);
+    else snprintf(bytes, sizeof bytes, "%d,%d,%d", p->np * 32, p->np * 2048, p->np * 32768);
+    snprintf(np, sizeof np, "%d", p->np);
+    snprintf(gdir[k], sizeof gdir[k], "%s/guidelines-%s", dir, p->name);
+    fprintf(stderr, "[demo %5.1fs] 3/5 guidelines on %s, m = %s -> %s\n", elapsed(), p->name,
+            bytes, gdir[k]);
+    char *a[] = {"guidelines", "--platform", p->xml, "--np", np, "--bytes", bytes,
+                 "--out", gdir[k], "--quiet", redo ? "--redo" : NULL, NULL};
+    rc = sub(cmd_guidelines, log, redo ? 11 : 10, a);
+    if (rc) goto done;
+  }
+
+  /* 4. plots */
+  char plotdir[4300];
+  snprintf(plotdir, sizeof plotdir, "%s/plots", dir);
+  fprintf(stderr, "[demo %5.1fs] 4/5 plots -> %s\n", elapsed(), plotdir);
+  {
+    char gcsv[2][4400];
+    char *a[20];
+    int n = 0;
+    a[n++] = "plot";
+    a[n++] = t1;
+    for (int i = 0; i < ncsv; i++) a[n++] = csvs[i];
+    for (int k = 0; k < 2; k++) {
+      snprintf(gcsv[k], sizeof gcsv[k], "%s/guidelines.csv", gdir[k]);
+      a[n++] = gcsv[k];
+    }
+    a[n++] = "--out";
+    a[n++] = plotdir;
+    a[n++] = "--format";
+    a[n++] = "png";
+    a[n] = NULL;
+    int prc = sub(cmd_plot, log, n, a);
+    if (prc) fprintf(stderr, "collsim demo: plot exited %d (see %s); the report lists no pictures\n", prc, logpath);
+  }
+
+  /* 5. the report */
+  snprintf(path, sizeof path, "%s/report.md", dir);
+  fprintf(stderr, "[demo %5.1fs] 5/5 report -> %s\n", elapsed(), path);
+  FILE *md = fopen(path, "w");
+  if (!md) {
+    rc = 1;
+    goto done;
+  }
+  fprintf(md, "# collsim demo\n\n"
+              "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
+          quick ? " --quick" : "");
+  fprintf(md, "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
+              "circulant paper's Table I, the paper's formula (`table1_s`), collsim's exact "
+              "round-by-round model (`model_s`) and SMPI's simulated time (`sim_s`) on an "
+              "alpha-beta-gamma machine (1 us, 10 GB/s, gamma 2.5e-10 s/byte) and their relative "
+              "error.\n\n");
+  fprintf(md, "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
+              "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
+              "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
+              "(circulant, ceilhalf, butterfly, and circulant_rsag = reduce_scatter + allgatherv "
+              "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
+              "lib:mpich, m = %s:\n\n",
+          quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
+  for (int i = 0; i < ncsv; i++) {
+    const char *b = strrchr(csvs[i], '/');
+    fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
+  }
+  fprintf(md, "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
+              "Allreduce) timed on both sides, once with the library (lib:default) and once "
+              "with our circulant algorithms (the faster of circulant and circulant_rsag for "
+              "allreduce), tolerance 5%%. Violations:\n\n");
+  for (int k = 0; k < 2; k++) {
+    fprintf(md, "- %s: [violations.md](guidelines-%s/violations.md), all comparisons in "
+                "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
+            plats[k].name, plats[k].name, plats[k].name);
+  }
+  fprintf(md, "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
+              "divided by the baseline (circulant_rsag for allreduce); speedup-*: the library's "
+              "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
+              "the two sides (violations circled).\n\n");
+  {
+    char cmd[8800];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    char line[4096];
+    int any = 0;
+    while (ls && fgets(line, sizeof line, ls)) {
+      line[strcspn(line, "\n")] = '\0';
+      fprintf(md, "![%s](%s)\n\n", line + 6, line);
+      any = 1;
+    }
+    if (ls) pclose(ls);
+    if (!any) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
+  }
+  fclose(md);
+  printf("%s\n", path);
+done:
+  fprintf(stderr, "[demo %5.1fs] %s\n", elapsed(), rc ? "failed (see the log)" : "done");
+  fclose(log);
+  return rc;
+}
