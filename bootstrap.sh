@@ -21,6 +21,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2 >/dev/null
 case "${1:-main}" in
   test) cd build && ctest --output-on-failure -j2 --timeout 1500 ;;
-  main) exec ./collsim check ;;
+  main) exec ./collsim demo ;;
   *) echo "usage: ./bootstrap.sh [test]" >&2; exit 2 ;;
 esac

@@ -103,9 +103,12 @@ int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *
 int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
                                 MPI_Op op, MPI_Comm comm, int inplace);
 /* Circulant gather to root (algos/circulant/rooted.c); block: bytes per
- * block, -1 (sizes in header messages) or -2 (layout l known everywhere). */
+ * block, -1 (sizes in header messages) or -2 (layout l known everywhere);
+ * prepacked (non-roots, may be NULL): a malloc'ed buffer already holding the
+ * own block packed, which the gather takes over (no copy). */
 int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                   const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm, long block);
+                   const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm, long block,
+                   void *prepacked);
 /* ceilhalf = 0: circulant allgather; 1: ceil-halving allgather. */
 int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                       const cs_layout *l, MPI_Datatype dt, MPI_Comm comm, int ceilhalf);

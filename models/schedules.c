@@ -331,7 +331,8 @@ static void g_ag_bruck(cs_prog *g, const cs_case *c, const cs_mlay *l) {
 
 /* algos/circulant/rooted.c: gather(v). Round-major, because a gatherv
  * receiver learns its byte count from the sender's state. */
-static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar) {
+static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar,
+                        int prepacked) {
   int p = l->p, root = c->root;
   cs_circ ci;
   cs_circ_init(&ci, p);
@@ -349,7 +350,7 @@ static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar
     }
     M[r] = cs_circ_last_send_round(&ci, v);
     len[r] = l->cnt[r];
-    prog_local(g, r, (double)len[r]);
+    if (!prepacked) prog_local(g, r, (double)len[r]);
   }
   for (int k = 0; k < ci.q; k++) {
     for (int r = 0; r < p; r++) {
@@ -417,10 +418,10 @@ static void scatter_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vva
 }
 
 static void g_gather_circulant(cs_prog *g, const cs_case *c, const cs_mlay *l) {
-  gather_circ(g, c, l, 0);
+  gather_circ(g, c, l, 0, 0);
 }
 static void g_gatherv_circulant(cs_prog *g, const cs_case *c, const cs_mlay *l) {
-  gather_circ(g, c, l, 1);
+  gather_circ(g, c, l, 1, 0);
 }
 static void g_scatter_circulant(cs_prog *g, const cs_case *c, const cs_mlay *l) {
   scatter_circ(g, c, l, 0);
@@ -448,10 +449,13 @@ static void g_reduce_circulant_rsg(cs_prog *g, const cs_case *c, const cs_mlay *
     pre[i + 1] = pre[i] + cnt[i];
   }
   cs_mlay even = {p, cnt, pre};
+  /* The reduce-scatter writes the own block where the gather wants it: a
+   * root not in place into recvbuf (the gather runs in place there), a
+   * non-root into the gather's packed buffer; an in-place root copies. */
   cs_case gc = *c;
-  gc.inplace = 0;
+  gc.inplace = !c->inplace;
   circ_rs_core(g, &even, 0);
-  gather_circ(g, &gc, &even, 0);
+  gather_circ(g, &gc, &even, 0, 1);
   free(cnt);
   free(pre);
 }

@@ -52,7 +52,7 @@ static long type_bytes(int count, MPI_Datatype dt) {
  * in elements of rtype: no headers). */
 int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                    const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
-                   long block) {
+                   long block, void *prepacked) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -84,9 +84,15 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
   int M = cs_circ_last_send_round(&c, v);
   long own = type_bytes(scount, stype);
   pbuf b = {0};
-  rc = pbuf_reserve(&b, own);
-  /* A packed copy of the own block is local work like any other copy. */
-  if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, (int)own, MPI_BYTE);
+  if (prepacked) {
+    /* The caller's malloc'ed buffer already holds the own block packed. */
+    b.buf = prepacked;
+    b.cap = own;
+  } else {
+    rc = pbuf_reserve(&b, own);
+    /* A packed copy of the own block is local work like any other copy. */
+    if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, (int)own, MPI_BYTE);
+  }
   b.len = own;
   for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
     int sends = cs_circ_in_block_set(&c, k, v), recvs = k < M;
@@ -120,7 +126,7 @@ int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   MPI_Comm_rank(comm, &r);
   cs_layout l = cs_layout_regular(p, recvcount);
   long block = r == root ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype);
-  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block);
+  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block, NULL);
 }
 
 int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -129,7 +135,7 @@ int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendty
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
-  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, -1);
+  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, -1, NULL);
 }
 
 /* block: bytes per block (scatter) or -1 (scatterv: every data message is
@@ -234,21 +240,50 @@ int cs_scatterv_circulant(const void *sendbuf, const int sendcounts[], const int
  * p) rounds, (2^q - 1)/p m + (p-1)/p m bytes instead of ceil(log2 p) m, so
  * that a reduce is never slower than the allreduce circulant_rsag (guideline
  * (5) of the circulant paper). Every rank knows the split, so the gather
- * needs no size headers. Local work: the reduce-scatter's, plus one copy of
- * the own block at every rank (into the gather's buffer). */
+ * needs no size headers. The reduce-scatter writes the own block where the
+ * gather wants it: at a non-root into the gather's packed buffer (for
+ * contiguous types), at a root not in place into recvbuf, so there is no
+ * local work besides the reduce-scatter's; otherwise one copy of the block.
+ */
 int cs_reduce_circulant_rsg(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
                             MPI_Op op, int root, MPI_Comm comm) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   cs_layout l = cs_layout_even(p, count);
-  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  int inplace = sendbuf == MPI_IN_PLACE;
+  const void *in = inplace ? recvbuf : sendbuf;
   long own_n = cs_lcount(&l, r);
+  MPI_Aint lb, ext, tlb, text;
+  int size;
+  MPI_Type_get_extent(dt, &lb, &ext);
+  MPI_Type_get_true_extent(dt, &tlb, &text);
+  MPI_Type_size(dt, &size);
+  int contiguous = lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
+  int rc;
+  if (r == root && !inplace) {
+    rc = cs_circ_reduce_scatter_core(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op,
+                                     comm, 0);
+    if (rc == MPI_SUCCESS)
+      rc = cs_gather_core(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, root, comm, -2, NULL);
+    return rc;
+  }
+  if (r != root && contiguous) {
+    char *packed = malloc((size_t)(own_n * size) + 1);
+    if (!packed) return MPI_ERR_NO_MEM;
+    rc = cs_circ_reduce_scatter_core(in, packed, &l, dt, op, comm, 0);
+    if (rc != MPI_SUCCESS) {
+      free(packed);
+      return rc;
+    }
+    /* cs_gather_core owns (and frees) packed from here on. */
+    return cs_gather_core(packed, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2, packed);
+  }
   cs_tmp own = {0};
-  int rc = cs_tmp_alloc(&own, own_n, dt);
+  rc = cs_tmp_alloc(&own, own_n, dt);
   if (rc == MPI_SUCCESS) rc = cs_circ_reduce_scatter_core(in, own.buf, &l, dt, op, comm, 0);
   if (rc == MPI_SUCCESS)
-    rc = cs_gather_core(own.buf, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2);
+    rc = cs_gather_core(own.buf, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2, NULL);
   cs_tmp_free(&own);
   return rc;
 }
