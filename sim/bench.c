@@ -305,10 +305,14 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         if (!go) break;
       }
       for (;;) {
-        double mine[3] = {0, 0, 0};
+        double mine[3] = {0, 0, 0}, t0;
         if (simulated) {
           mine[1] = now() > start;
           wait_until(start);
+          /* The clock after the idle wait is start up to one rounding
+           * (t + (start - t) != start in floating point): measure from it,
+           * so that no work takes exactly 0 s. */
+          t0 = now();
         } else if (global) {
           MPI_Barrier(comm);
           double t = now(), t1, t2;
@@ -325,8 +329,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
           MPI_Barrier(comm);
           start = now();
         }
+        if (!simulated) t0 = start;
         int crc = call(a, o, &b, comm);
-        mine[0] = now() - start;
+        mine[0] = now() - t0;
         mine[2] = crc != MPI_SUCCESS;
         if (simulated) {
           for (int k = 0; k < 3; k++) all[k] = mine[k];
