@@ -37,6 +37,23 @@ int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI
   return MPI_Reduce_local(in, inout, count, dt, op);
 }
 
+int cs_reduce_local_deferred(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op,
+                             double *pending) {
+  if (count <= 0) return MPI_SUCCESS;
+  int size;
+  MPI_Type_size(dt, &size);
+  double bytes = (double)count * size;
+  cs_reduced_bytes += bytes;
+  *pending += bytes;
+  if (cs_skip_compute) return MPI_SUCCESS;
+  return MPI_Reduce_local(in, inout, count, dt, op);
+}
+
+void cs_charge_pending(double *pending) {
+  charge(*pending);
+  *pending = 0;
+}
+
 static int is_contiguous(MPI_Datatype dt) {
   MPI_Aint lb, ext, tlb, text;
   int size;

@@ -63,9 +63,11 @@ int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *
       rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, (int)rn, dt, from, comm);
       cs_view_free(&sv);
       /* R[i] = T[i] + V[r+i] for i < n, and R[s-1] = V[r+s-1] if n < s. */
+      double pending = 0; /* one charge for the n blocks (the model's unit) */
       for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        rc = cs_reduce_local(VBLOCK((r + i) % p), dst + off[i] * ext,
-                             (int)cs_lcount(l, (r + i) % p), dt, op);
+        rc = cs_reduce_local_deferred(VBLOCK((r + i) % p), dst + off[i] * ext,
+                                      (int)cs_lcount(l, (r + i) % p), dt, op, &pending);
+      cs_charge_pending(&pending);
       if (rc == MPI_SUCCESS && n < s) {
         int b = (r + s - 1) % p;
         rc = cs_copy(VBLOCK(b), (int)cs_lcount(l, b), dt, RAT(s - 1), (int)cs_lcount(l, b), dt);

@@ -112,10 +112,13 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, (int)own_n, dt, op);
   for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
     int n = 1 << (c.q - 1 - k);
+    double pending = 0; /* one charge per segment (the model's unit) */
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++, j++)
       if (!c.e[k])
-        rc = cs_reduce_local((const char *)in + cs_ldispl(l, blk[j]) * ext, pbuf + off[j] * ext,
-                             (int)cs_lcount(l, blk[j]), dt, op);
+        rc = cs_reduce_local_deferred((const char *)in + cs_ldispl(l, blk[j]) * ext,
+                                      pbuf + off[j] * ext, (int)cs_lcount(l, blk[j]), dt, op,
+                                      &pending);
+    cs_charge_pending(&pending);
   }
   /* Rounds 1 .. q-1: send the segment of round k, receive [own, segments
    * k+1 .. q-1] and reduce it in place. */
