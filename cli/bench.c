@@ -296,20 +296,7 @@ int cs_bench_run(cs_bench_req *q) {
     snprintf(j->err, sizeof j->err, "%s/job%d.err", tmp2, a);
     const char *name = q->algos[a];
     if (q->smpi) {
-      argv_add(&j->args, "smpirun");
-      argv_add(&j->args, "-np");
-      argv_add(&j->args, "%d", q->np);
-      argv_add(&j->args, "-platform");
-      argv_add(&j->args, "%s", q->xml);
-      argv_add(&j->args, "-hostfile");
-      argv_add(&j->args, "%s", q->hosts);
-      argv_add(&j->args, "-no-privatize");
-      char flags[1024];
-      snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags());
-      for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
-        argv_add(&j->args, "%s", t);
-      argv_add(&j->args, "--cfg=smpi/display-timing:no");
-      argv_add(&j->args, "--log=root.thres:warning");
+      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, 1);
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
@@ -331,18 +318,7 @@ int cs_bench_run(cs_bench_req *q) {
         argv_free(&j->args);
         break;
       }
-      argv_add(&j->args, "mpirun");
-      argv_add(&j->args, "--oversubscribe");
-      argv_add(&j->args, "--allow-run-as-root");
-      argv_add(&j->args, "--mca");
-      argv_add(&j->args, "btl_vader_single_copy_mechanism");
-      argv_add(&j->args, "none");
-      argv_add(&j->args, "-np");
-      argv_add(&j->args, "%d", q->np);
-      if (q->hostfile) {
-        argv_add(&j->args, "--hostfile");
-        argv_add(&j->args, "%s", q->hostfile);
-      }
+      cs_argv_mpirun(&j->args, q->np, q->hostfile);
       argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
     }
     argv_add(&j->args, "bench");

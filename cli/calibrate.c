@@ -340,30 +340,10 @@ static int run_driver(const run_spec *rs, const char *tmpdir, const char *label)
   snprintf(j.err, sizeof j.err, "%s/%s.err", tmpdir, label);
   argv_init(&j.args);
   if (rs->smpi) {
-    argv_add(&j.args, "smpirun");
-    argv_add(&j.args, "-np");
-    argv_add(&j.args, "%d", rs->np);
-    argv_add(&j.args, "-platform");
-    argv_add(&j.args, "%s", rs->platform);
-    argv_opt(&j.args, "-hostfile", rs->hostfile);
-    argv_add(&j.args, "-no-privatize");
-    argv_add(&j.args, "--cfg=smpi/display-timing:no");
-    char flags[1024];
-    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags());
-    for (char *p = flags, *t; (t = strsep(&p, " "));)
-      if (*t) argv_add(&j.args, "%s", t);
-    argv_add(&j.args, "--log=root.thres:warning");
+    cs_argv_smpirun(&j.args, rs->np, rs->platform, rs->hostfile, 1);
     argv_add(&j.args, "%s/collsim-smpi", cs_self_dir());
   } else {
-    argv_add(&j.args, "mpirun");
-    argv_add(&j.args, "--oversubscribe");
-    argv_add(&j.args, "--allow-run-as-root");
-    argv_add(&j.args, "--mca");
-    argv_add(&j.args, "btl_vader_single_copy_mechanism");
-    argv_add(&j.args, "none");
-    argv_opt(&j.args, "--hostfile", rs->hostfile);
-    argv_add(&j.args, "-np");
-    argv_add(&j.args, "%d", rs->np);
+    cs_argv_mpirun(&j.args, rs->np, rs->hostfile);
     argv_add(&j.args, "%s/collsim-mpi", cs_self_dir());
   }
   argv_add(&j.args, "calibrate");

@@ -278,30 +278,11 @@ int cmd_check(int argc, char **argv) {
     if (smpi) {
       char xml[4300], hosts[4300];
       if (cs_write_check_platform(dir, p, xml, hosts, sizeof xml)) return 2;
-      argv_add(&j->args, "smpirun");
-      argv_add(&j->args, "-np");
-      argv_add(&j->args, "%d", p);
-      argv_add(&j->args, "-platform");
-      argv_add(&j->args, "%s", xml);
-      argv_add(&j->args, "-hostfile");
-      argv_add(&j->args, "%s", hosts);
-      argv_add(&j->args, "-no-privatize");
-      argv_add(&j->args, "--cfg=smpi/display-timing:no");
-      /* Detached (eager) sends pile up in a list SimGrid searches linearly:
-       * rendezvous everywhere makes long check runs 5-10x faster. */
-      argv_add(&j->args, "--cfg=smpi/send-is-detached-thresh:0");
-      argv_add(&j->args, "--log=root.thres:warning");
+      cs_argv_smpirun(&j->args, p, xml, hosts, 0);
       for (int k = 0; k < cfg.n; k++) argv_add(&j->args, "%s", cfg.v[k]);
       argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
-      argv_add(&j->args, "mpirun");
-      argv_add(&j->args, "--oversubscribe");
-      argv_add(&j->args, "--allow-run-as-root");
-      argv_add(&j->args, "--mca");
-      argv_add(&j->args, "btl_vader_single_copy_mechanism");
-      argv_add(&j->args, "none");
-      argv_add(&j->args, "-np");
-      argv_add(&j->args, "%d", p);
+      cs_argv_mpirun(&j->args, p, NULL);
       argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
     }
     argv_add(&j->args, "check");

@@ -26,6 +26,14 @@ typedef struct {
 } job_t;
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx);
 
+/* The launcher part of a driver command line (the caller adds its own
+ * options, then the driver): smpirun on a platform (hosts may be NULL;
+ * timing adds the exact-timing flags of platgen, otherwise the fast
+ * rendezvous setting of correctness runs), or mpirun as collsim runs it on
+ * this machine (oversubscribed, root allowed, no CMA single copy). */
+void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing);
+void cs_argv_mpirun(argv_t *a, int np, const char *hostfile);
+
 /* Directory of the collsim-cli executable (the build directory). */
 const char *cs_self_dir(void);
 int cs_make_tmpdir(char *out, size_t len);

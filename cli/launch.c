@@ -2,6 +2,7 @@
 /* Starting the driver under smpirun or mpirun, a few jobs at a time, with
  * each job's output in files that are read back when it ends. */
 #include "cli.h"
+#include "platgen.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -126,4 +127,38 @@ void cs_print_tail(const char *path, int lines) {
   int start = k > lines ? k - lines : 0;
   for (int i = start; i < k; i++) fprintf(stderr, "    %s", buf[i % lines]);
   for (int i = 0; i < lines; i++) free(buf[i]);
+}
+
+void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing) {
+  argv_add(a, "smpirun");
+  argv_add(a, "-np");
+  argv_add(a, "%d", np);
+  argv_add(a, "-platform");
+  argv_add(a, "%s", xml);
+  argv_opt(a, "-hostfile", hosts);
+  argv_add(a, "-no-privatize");
+  argv_add(a, "--cfg=smpi/display-timing:no");
+  argv_add(a, "--log=root.thres:warning");
+  if (timing) {
+    char flags[1024];
+    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags());
+    for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
+      argv_add(a, "%s", t);
+  } else {
+    /* Detached (eager) sends pile up in a list SimGrid searches linearly:
+     * rendezvous everywhere makes long check runs 5-10x faster. */
+    argv_add(a, "--cfg=smpi/send-is-detached-thresh:0");
+  }
+}
+
+void cs_argv_mpirun(argv_t *a, int np, const char *hostfile) {
+  argv_add(a, "mpirun");
+  argv_add(a, "--oversubscribe");
+  argv_add(a, "--allow-run-as-root");
+  argv_add(a, "--mca");
+  argv_add(a, "btl_vader_single_copy_mechanism");
+  argv_add(a, "none");
+  argv_opt(a, "--hostfile", hostfile);
+  argv_add(a, "-np");
+  argv_add(a, "%d", np);
 }
