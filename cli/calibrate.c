@@ -367,26 +367,13 @@ static int run_driver(const run_spec *rs, const char *tmpdir, const char *label)
 
 /* ---- output files -------------------------------------------------------------- */
 
-static int mkdir_p(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-      *p = '/';
-    }
-  if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-  return 0;
-}
-
 static int mkdir_parent(const char *file) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", file);
   char *slash = strrchr(buf, '/');
   if (!slash || slash == buf) return 0;
   *slash = '\0';
-  return mkdir_p(buf);
+  return cs_mkdir_p(buf);
 }
 
 /* Text safe inside an XML comment: no "--", no '<', '>' or '&' surprises. */

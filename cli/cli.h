@@ -49,6 +49,9 @@ int cs_parse_np_list(const char *s, int *out, int max);
  * message. */
 int cs_parse_sizes(const char *s, long *out, int max);
 
+/* mkdir -p: creates path and its missing parents; 0 if it is a directory. */
+int cs_mkdir_p(const char *path);
+
 /* Writes a contention-free platform with at least np hosts and its
  * hostfile (one rank per host) into dir; returns 0 on success. */
 int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len);

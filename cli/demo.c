@@ -43,18 +43,6 @@ static int exists(const char *path) {
   return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-static int mkdir_p(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *s = buf + 1; *s; s++)
-    if (*s == '/') {
-      *s = '\0';
-      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-      *s = '/';
-    }
-  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 /* Runs a subcommand in this process, its stdout into the log. */
 static int sub(int (*fn)(int, char **), FILE *log, int argc, char **argv) {
   fprintf(log, "$ collsim");
@@ -95,7 +83,7 @@ int cmd_demo(int argc, char **argv) {
   }
   t0 = 0;
   t0 = elapsed();
-  if (mkdir_p(dir)) {
+  if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim demo: cannot create %s\n", dir);
     return 1;
   }

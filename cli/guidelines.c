@@ -60,18 +60,6 @@ static void usage(FILE *f) {
           "  --hostfile H, --reps R, --alpha A, --redo, --quiet\n");
 }
 
-static int mkdir_p(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *s = buf + 1; *s; s++)
-    if (*s == '/') {
-      *s = '\0';
-      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-      *s = '/';
-    }
-  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 /* Our algorithms for coll: all of the family's (the fastest is used per
  * size), else ceilhalf's, else butterfly's; 0 if none. */
 static int ours_for(cs_coll coll, const char *family, const char **out, int max) {
@@ -255,7 +243,7 @@ int cmd_guidelines(int argc, char **argv) {
     if (dot && !strcmp(dot, ".xml")) *dot = '\0';
     snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o.np);
   }
-  if (mkdir_p(dir)) {
+  if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim guidelines: cannot create %s\n", dir);
     return 1;
   }

@@ -1177,20 +1177,6 @@ static int find_exe(const char *name, char *out, size_t len) {
   return rc;
 }
 
-static int mkdir_p(const char *dir) {
-  char d[4200];
-  snprintf(d, sizeof d, "%s", dir);
-  for (char *c = d + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(d, 0755) && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  if (mkdir(d, 0755) && errno != EEXIST) return -1;
-  struct stat st;
-  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 /* Does the file look like what gnuplot should have written? */
 static const char *check_output(const char *path, int svg) {
   FILE *f = fopen(path, "rb");
@@ -1460,7 +1446,7 @@ int cmd_plot(int argc, char **argv) {
   /* 3. Plan: data files and gnuplot variables of every picture. */
   char tmpdir[4200] = "";
   if (opt.data) {
-    if (mkdir_p(opt.data)) {
+    if (cs_mkdir_p(opt.data)) {
       fprintf(stderr, "collsim plot: cannot create the directory %s: %s\n", opt.data, strerror(errno));
       free_all();
       return 2;
@@ -1532,7 +1518,7 @@ int cmd_plot(int argc, char **argv) {
       rc = 1;
     } else if (!(gpdir = scripts_dir())) {
       rc = 1;
-    } else if (mkdir_p(opt.out)) {
+    } else if (cs_mkdir_p(opt.out)) {
       fprintf(stderr, "collsim plot: cannot create the output directory %s: %s\n", opt.out, strerror(errno));
       rc = 2;
     }

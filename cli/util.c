@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "platgen.h"
@@ -127,4 +129,18 @@ bad:
           "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",
           s);
   return -1;
+}
+
+int cs_mkdir_p(const char *path) {
+  char d[4200];
+  snprintf(d, sizeof d, "%s", path);
+  for (char *c = d + 1; *c; c++)
+    if (*c == '/') {
+      *c = '\0';
+      if (mkdir(d, 0777) && errno != EEXIST) return -1;
+      *c = '/';
+    }
+  if (mkdir(d, 0777) && errno != EEXIST) return -1;
+  struct stat st;
+  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }

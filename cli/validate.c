@@ -89,8 +89,7 @@ int cmd_validate(int argc, char **argv) {
     return 2;
   }
   char cmd[8400];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-  if (system(cmd) != 0) {
+  if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim validate: cannot create %s\n", dir);
     return 1;
   }
