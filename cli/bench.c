@@ -179,6 +179,17 @@ static int type_size(const char *t) {
 /* Whether the run uses a non-default block layout (--layout single). */
 static int bench_single(const cs_bench_req *q) { return q->layout && strcmp(q->layout, "even"); }
 
+long cs_req_bytes(const cs_bench_req *q, int i) {
+  return cs_effective_bytes(q->coll, q->np, q->bytes[i], type_size(q->type));
+}
+
+int cs_req_dup(const cs_bench_req *q, int i) {
+  long eff = cs_req_bytes(q, i);
+  for (int k = 0; k < i; k++)
+    if (cs_req_bytes(q, k) == eff) return 1;
+  return 0;
+}
+
 /* The header lines of a bench CSV (what the run depends on). */
 static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
   snprintf(buf, len,
@@ -278,11 +289,9 @@ int cs_bench_run(cs_bench_req *q) {
     size_t sl = 0;
     int todo = 0;
     for (int i = 0; i < q->nbytes; i++) {
-      long eff = cs_effective_bytes(q->coll, q->np, q->bytes[i], size);
-      int have = 0;
+      long eff = cs_req_bytes(q, i);
+      int have = cs_req_dup(q, i);
       for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
-      for (int k = 0; k < i; k++) /* the same effective size twice */
-        have |= cs_effective_bytes(q->coll, q->np, q->bytes[k], size) == eff;
       if (have) continue;
       sl += (size_t)snprintf(sizes + sl, sizeof sizes - sl, "%s%ld", todo ? "," : "", q->bytes[i]);
       todo++;

@@ -39,6 +39,10 @@ int cs_bench_run(cs_bench_req *q);
 double cs_bench_lookup(const char *path, const char *algo, long bytes);
 double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col);
 long cs_effective_bytes(cs_coll coll, int p, long m, int size);
+/* The bytes size i of q really moves (for q's datatype), and whether an
+ * earlier size of q moves the same (then it is run and reported once). */
+long cs_req_bytes(const cs_bench_req *q, int i);
+int cs_req_dup(const cs_bench_req *q, int i);
 
 int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
 int cs_model_from_platform(const char *xml, cs_model *mo, char *err, size_t errlen);

@@ -88,10 +88,8 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
   for (int a = 0; a < q->nalgos; a++)
     for (int i = 0; i < q->nbytes; i++) {
       const char *algo = q->algos[a];
-      long m = cs_effective_bytes(q->coll, q->np, q->bytes[i], 1);
-      int dup = 0;
-      for (int k = 0; k < i; k++) dup |= cs_effective_bytes(q->coll, q->np, q->bytes[k], 1) == m;
-      if (dup) continue;
+      long m = cs_req_bytes(q, i);
+      if (cs_req_dup(q, i)) continue;
       char t1[64] = "", ms[64] = "", ss[64] = "", re[64] = "";
       double t, model = -1;
       if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) snprintf(t1, sizeof t1, "%.10g", t);

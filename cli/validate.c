@@ -125,10 +125,8 @@ int cmd_validate(int argc, char **argv) {
   for (int a = 0; a < q.nalgos; a++)
     for (int i = 0; i < q.nbytes; i++) {
       const char *algo = q.algos[a];
-      long b = cs_effective_bytes(q.coll, q.np, q.bytes[i], 1);
-      int dup = 0;
-      for (int k = 0; k < i; k++) dup |= cs_effective_bytes(q.coll, q.np, q.bytes[k], 1) == b;
-      if (dup) continue;
+      long b = cs_req_bytes(&q, i);
+      if (cs_req_dup(&q, i)) continue;
       double model = -1, sim = cs_bench_lookup(simcsv, algo, b);
       double meas = cs_bench_lookup(meascsv, algo, b);
       double lo = cs_bench_lookup_col(meascsv, algo, b, "ci_lo_s");
