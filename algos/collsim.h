@@ -10,36 +10,36 @@
 
 #define CS_PARAMS_allreduce \
   (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
-#define CS_PARAMS_reduce                                                                     \
+#define CS_PARAMS_reduce                                                                \
   (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, \
    MPI_Comm comm)
 #define CS_PARAMS_reduce_scatter_block \
   (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
-#define CS_PARAMS_reduce_scatter                                                     \
+#define CS_PARAMS_reduce_scatter                                                           \
   (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype dt, MPI_Op op, \
    MPI_Comm comm)
-#define CS_PARAMS_allgather                                                      \
+#define CS_PARAMS_allgather                                                                 \
   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
    MPI_Datatype recvtype, MPI_Comm comm)
-#define CS_PARAMS_allgatherv                                                    \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,   \
+#define CS_PARAMS_allgatherv                                                 \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-#define CS_PARAMS_gather                                                         \
+#define CS_PARAMS_gather                                                                    \
   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
    MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define CS_PARAMS_gatherv                                                                  \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,              \
+#define CS_PARAMS_gatherv                                                    \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 #define CS_PARAMS_scatter CS_PARAMS_gather
-#define CS_PARAMS_scatterv                                                                  \
+#define CS_PARAMS_scatterv                                                                 \
   (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, \
    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define CS_PARAMS_bcast (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
-#define CS_PARAMS_scan CS_PARAMS_allreduce
+#define CS_PARAMS_bcast  (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+#define CS_PARAMS_scan   CS_PARAMS_allreduce
 #define CS_PARAMS_exscan CS_PARAMS_allreduce
 
 /* Prototypes of all kernels, from the registry. */
-#define CS_ALGO(coll, name, family, flags, ref) int cs_##coll##_##name CS_PARAMS_##coll;
+#define CS_ALGO(coll, name, family, flags, formula, parts, ref) int cs_##coll##_##name CS_PARAMS_##coll;
 #include "registry.def"
 #undef CS_ALGO
 
@@ -47,8 +47,8 @@
 typedef struct {
   const void *sendbuf;
   void *recvbuf;
-  int count;                  /* allreduce, reduce, reduce_scatter_block, bcast, scan, exscan */
-  int sendcount, recvcount;   /* allgather(v), gather(v), scatter(v) */
+  int count;                /* allreduce, reduce, reduce_scatter_block, bcast, scan, exscan */
+  int sendcount, recvcount; /* allgather(v), gather(v), scatter(v) */
   MPI_Datatype dt, sendtype, recvtype;
   const int *counts, *displs; /* reduce_scatter, allgatherv, gatherv, scatterv */
   MPI_Op op;

@@ -11,7 +11,7 @@ typedef union {
 } cs_fn;
 
 static const cs_fn fns[] = {
-#define CS_ALGO(coll, name, family, flags, ref) {.coll = cs_##coll##_##name},
+#define CS_ALGO(coll, name, family, flags, formula, parts, ref) {.coll = cs_##coll##_##name},
 #include "registry.def"
 #undef CS_ALGO
 };
@@ -34,15 +34,14 @@ int cs_run(const cs_algo_info *a, const cs_args *x) {
   }
   switch (a->coll) {
   case CS_allreduce: return f.allreduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
-  case CS_reduce:
-    return f.reduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->root, x->comm);
+  case CS_reduce: return f.reduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->root, x->comm);
   case CS_reduce_scatter_block:
     return f.reduce_scatter_block(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm);
   case CS_reduce_scatter:
     return f.reduce_scatter(x->sendbuf, x->recvbuf, x->counts, x->dt, x->op, x->comm);
   case CS_allgather:
-    return f.allgather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount,
-                       x->recvtype, x->comm);
+    return f.allgather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
+                       x->comm);
   case CS_allgatherv:
     return f.allgatherv(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->counts, x->displs,
                         x->recvtype, x->comm);

@@ -14,9 +14,9 @@
  * communicator, as MPI requires for blocking collectives). */
 #define CS_TAG 7411
 
-#define CS_CHECK(call)                 \
-  do {                                 \
-    int cs_rc_ = (call);               \
+#define CS_CHECK(call)                        \
+  do {                                        \
+    int cs_rc_ = (call);                      \
     if (cs_rc_ != MPI_SUCCESS) return cs_rc_; \
   } while (0)
 
@@ -89,25 +89,24 @@ typedef struct {
   int derived;
 } cs_view;
 /* n blocks first, first+1, ... (indices mod p). */
-int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first,
-                  int n);
+int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first, int n);
 /* n blocks given by a list. */
-int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
-                 const int blocks[], int n);
+int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, const int blocks[],
+                 int n);
 void cs_view_free(cs_view *v);
 
 /* Exchange with MPI_Sendrecv; a zero-sized side talks to MPI_PROC_NULL so
  * that no message is sent at all. */
-int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf,
-                int rcount, MPI_Datatype rtype, int src, MPI_Comm comm);
+int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf, int rcount,
+                MPI_Datatype rtype, int src, MPI_Comm comm);
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm);
 
 /* Cores shared by several kernels (see their files). in is the input vector
  * (recvbuf when in place), out the own block's place. */
 int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
                                 MPI_Op op, MPI_Comm comm, int inplace);
-int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l,
-                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace);
+int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                    MPI_Op op, MPI_Comm comm, int inplace);
 int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
                                 MPI_Op op, MPI_Comm comm, int inplace);
 /* Circulant gather to root (algos/circulant/rooted.c); block: bytes per

@@ -185,8 +185,8 @@ int cs_lpacked(const cs_layout *l, int first, int n) {
   return 1;
 }
 
-int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
-                 const int blocks[], int n) {
+int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, const int blocks[],
+                 int n) {
   MPI_Aint ext = cs_extent(dt);
   long total = 0, start = -1, end = 0;
   int contiguous = 1, m = 0;
@@ -252,8 +252,7 @@ int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l,
   return rc;
 }
 
-int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first,
-                  int n) {
+int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, int first, int n) {
   int p = l->p;
   first = cs_mod(first, p);
   /* Back-to-back ranges (the common case) need no block list. */
@@ -283,13 +282,13 @@ void cs_view_free(cs_view *v) {
   v->derived = 0;
 }
 
-int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf,
-                int rcount, MPI_Datatype rtype, int src, MPI_Comm comm) {
+int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf, int rcount,
+                MPI_Datatype rtype, int src, MPI_Comm comm) {
   if (scount == 0) dest = MPI_PROC_NULL;
   if (rcount == 0) src = MPI_PROC_NULL;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) return MPI_SUCCESS;
-  return MPI_Sendrecv(sbuf, scount, stype, dest, CS_TAG, rbuf, rcount, rtype, src, CS_TAG,
-                      comm, MPI_STATUS_IGNORE);
+  return MPI_Sendrecv(sbuf, scount, stype, dest, CS_TAG, rbuf, rcount, rtype, src, CS_TAG, comm,
+                      MPI_STATUS_IGNORE);
 }
 
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm) {

@@ -9,7 +9,8 @@ const cs_coll_info cs_colls[CS_NCOLL] = {
 };
 
 const cs_algo_info cs_algos[] = {
-#define CS_ALGO(coll, name, family, flags, ref) {CS_##coll, #name, family, flags, ref, 0},
+#define CS_ALGO(coll, name, family, flags, formula, parts, ref) \
+  {CS_##coll, #name, family, flags, CS_F_##formula, parts, ref, CS_A_##coll##_##name},
 #include "registry.def"
 #undef CS_ALGO
 };
@@ -53,8 +54,11 @@ static const char *restrictions(unsigned flags) {
 }
 
 void cs_registry_print(FILE *f, int csv) {
-  if (csv) fprintf(f, "collective,algorithm,family,restrictions,reference\n");
-  else fprintf(f, "%-21s %-15s %-10s %-15s %s\n", "COLLECTIVE", "ALGORITHM", "FAMILY", "RESTRICTIONS", "REFERENCE");
+  if (csv)
+    fprintf(f, "collective,algorithm,family,restrictions,reference\n");
+  else
+    fprintf(f, "%-21s %-15s %-10s %-15s %s\n", "COLLECTIVE", "ALGORITHM", "FAMILY", "RESTRICTIONS",
+            "REFERENCE");
   for (int i = 0; i < cs_nalgos; i++) {
     const cs_algo_info *a = &cs_algos[i];
     if (csv)
@@ -62,7 +66,9 @@ void cs_registry_print(FILE *f, int csv) {
               restrictions(a->flags), a->ref);
     else
       fprintf(f, "%-21s %-15s %-10s %-15s %s\n", cs_colls[a->coll].name, a->name, a->family,
-              a->flags & CS_COMMUTATIVE ? "commutative" : a->flags & CS_NATIVE ? "library" : "-",
+              a->flags & CS_COMMUTATIVE ? "commutative"
+              : a->flags & CS_NATIVE    ? "library"
+                                        : "-",
               a->ref);
   }
 }

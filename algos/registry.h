@@ -20,12 +20,35 @@ typedef struct {
 
 enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2 };
 
+/* The papers' closed-form costs a registry row can name (models/ prices
+ * them); CS_F_none: no paper gives one. */
+typedef enum {
+  CS_F_none,
+  CS_F_circulant,
+  CS_F_circulant_rsag,
+  CS_F_circulant_rsg,
+  CS_F_ceilhalf,
+  CS_F_butterfly,
+  CS_F_bruck,
+  CS_NFORMULA
+} cs_formula;
+
+/* Registry positions: CS_A_<collective>_<name>. */
+enum {
+#define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_A_##coll##_##name,
+#include "registry.def"
+#undef CS_ALGO
+  CS_NALGO
+};
+
 typedef struct {
   cs_coll coll;
   const char *name, *family;
   unsigned flags;
+  cs_formula formula;
+  const char *parts; /* "collective:algorithm ..." for a composition, else "" */
   const char *ref;
-  int index; /* position in the registry */
+  int index; /* position in the registry: cs_algos[index] is this row */
 } cs_algo_info;
 
 extern const cs_coll_info cs_colls[CS_NCOLL];

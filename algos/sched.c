@@ -41,9 +41,7 @@ int cs_circ_blocks(const cs_circ *c, int out[]) {
   return circ_enum(c, 0, 0, out, 0);
 }
 
-int cs_circ_blocks_start(const cs_circ *c, int k) {
-  return (1 << c->q) - (1 << (c->q - k));
-}
+int cs_circ_blocks_start(const cs_circ *c, int k) { return (1 << c->q) - (1 << (c->q - k)); }
 
 int cs_circ_in_block_set(const cs_circ *c, int k, int v) {
   if (k < 0 || k >= c->q) return 0;

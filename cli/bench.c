@@ -44,8 +44,10 @@ int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *
     snprintf(hosts, len, "%s", hostfile);
   } else {
     size_t n = strlen(xml);
-    if (n > 4 && !strcmp(xml + n - 4, ".xml")) snprintf(hosts, len, "%.*s.hostfile", (int)(n - 4), xml);
-    else snprintf(hosts, len, "%s.hostfile", xml);
+    if (n > 4 && !strcmp(xml + n - 4, ".xml"))
+      snprintf(hosts, len, "%.*s.hostfile", (int)(n - 4), xml);
+    else
+      snprintf(hosts, len, "%s.hostfile", xml);
   }
   if (stat(hosts, &st) != 0) {
     fprintf(stderr, "collsim: no hostfile %s for platform %s (give --hostfile FILE)\n", hosts, xml);
@@ -102,8 +104,8 @@ long cs_effective_bytes(cs_coll coll, int p, long m, int size) {
  * with the value of the columns algo and bytes. Returns the number of rows,
  * or -1 if the file's first line differs from header (another
  * configuration). */
-static int scan_rows(const char *path, const char *header, void (*fn)(const char *algo, long bytes, void *),
-                     void *ctx) {
+static int scan_rows(const char *path, const char *header,
+                     void (*fn)(const char *algo, long bytes, void *), void *ctx) {
   FILE *f = fopen(path, "r+");
   if (!f) return 0;
   char line[4096];
@@ -244,7 +246,8 @@ int cs_bench_run(cs_bench_req *q) {
   bench_header(q, header, sizeof header);
   /* Output: the file, or a temporary one copied to stdout at the end. */
   char tmpdir[4096] = "", outpath[4200];
-  if (q->out) snprintf(outpath, sizeof outpath, "%s", q->out);
+  if (q->out)
+    snprintf(outpath, sizeof outpath, "%s", q->out);
   else {
     if (cs_make_tmpdir(tmpdir, sizeof tmpdir)) {
       perror("collsim: temporary directory");
@@ -321,7 +324,9 @@ int cs_bench_run(cs_bench_req *q) {
       argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
       if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4)) {
-        fprintf(stderr, "collsim bench: %s selects an SMPI algorithm; with --backend mpi use native\n", name);
+        fprintf(stderr,
+                "collsim bench: %s selects an SMPI algorithm; with --backend mpi use native\n",
+                name);
         rc = 2;
         nj--;
         argv_free(&j->args);
@@ -545,10 +550,10 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
         continue;
       }
     }
-    static const char *valued[] = {"--platform", "--np", "--coll", "--algos", "--algo", "--bytes",
-                                   "--out", "--backend", "--hostfile", "--reps", "--warmup",
-                                   "--time-limit", "--type", "--root", "--cfg", "--layout",
-                                   "--samples"};
+    static const char *valued[] = {
+        "--platform", "--np",      "--coll",     "--algos",  "--algo",   "--bytes",
+        "--out",      "--backend", "--hostfile", "--reps",   "--warmup", "--time-limit",
+        "--type",     "--root",    "--cfg",      "--layout", "--samples"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -560,7 +565,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       return 2;
     }
     i++;
-    if (!strcmp(o, "--platform")) snprintf(platform, platlen, "%s", v);
+    if (!strcmp(o, "--platform"))
+      snprintf(platform, platlen, "%s", v);
     else if (!strcmp(o, "--np")) {
       char *e;
       q->np = (int)strtol(v, &e, 10);
@@ -568,20 +574,34 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
         fprintf(stderr, "collsim %s: --np %s: expected a number >= 1\n", cmd, v);
         return 2;
       }
-    } else if (!strcmp(o, "--coll")) coll = v;
-    else if (!strcmp(o, "--algos") || !strcmp(o, "--algo")) algos = v;
-    else if (!strcmp(o, "--bytes")) bytes = v;
-    else if (!strcmp(o, "--out")) q->out = v;
-    else if (!strcmp(o, "--backend")) q->backend = v;
-    else if (!strcmp(o, "--hostfile")) q->hostfile = v;
-    else if (!strcmp(o, "--reps")) q->reps = atoi(v);
-    else if (!strcmp(o, "--warmup")) q->warmup = atoi(v);
-    else if (!strcmp(o, "--time-limit")) q->time_limit = atof(v);
-    else if (!strcmp(o, "--type")) q->type = v;
-    else if (!strcmp(o, "--root")) q->root = atoi(v);
-    else if (!strcmp(o, "--cfg")) q->cfg = v;
-    else if (!strcmp(o, "--layout")) q->layout = v;
-    else if (!strcmp(o, "--samples")) q->samples = v;
+    } else if (!strcmp(o, "--coll"))
+      coll = v;
+    else if (!strcmp(o, "--algos") || !strcmp(o, "--algo"))
+      algos = v;
+    else if (!strcmp(o, "--bytes"))
+      bytes = v;
+    else if (!strcmp(o, "--out"))
+      q->out = v;
+    else if (!strcmp(o, "--backend"))
+      q->backend = v;
+    else if (!strcmp(o, "--hostfile"))
+      q->hostfile = v;
+    else if (!strcmp(o, "--reps"))
+      q->reps = atoi(v);
+    else if (!strcmp(o, "--warmup"))
+      q->warmup = atoi(v);
+    else if (!strcmp(o, "--time-limit"))
+      q->time_limit = atof(v);
+    else if (!strcmp(o, "--type"))
+      q->type = v;
+    else if (!strcmp(o, "--root"))
+      q->root = atoi(v);
+    else if (!strcmp(o, "--cfg"))
+      q->cfg = v;
+    else if (!strcmp(o, "--layout"))
+      q->layout = v;
+    else if (!strcmp(o, "--samples"))
+      q->samples = v;
   }
   if (!coll || !q->np) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);

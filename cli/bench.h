@@ -12,7 +12,7 @@
 #define CS_MAX_ALGOS 32
 
 typedef struct {
-  const char *backend; /* smpi or mpi */
+  const char *backend;         /* smpi or mpi */
   char xml[4096], hosts[4096]; /* smpi: platform and hostfile */
   const char *hostfile;        /* as given */
   int smpi;
@@ -27,7 +27,7 @@ typedef struct {
   int reps, warmup; /* -1: backend default */
   double time_limit;
   int root, inplace, redo, quiet, jobs, stats;
-  const char *cfg; /* extra smpirun options */
+  const char *cfg;     /* extra smpirun options */
   const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
 } cs_bench_req;

@@ -18,32 +18,34 @@
 #include "platgen.h"
 
 static void cal_usage(FILE *f) {
-  fprintf(f,
-          "usage: collsim calibrate [options]\n"
-          "Measures the machine it runs on (ping-pong over 0 B .. 16 MiB, intra- and inter-node;\n"
-          "concurrent flows; MPI_Reduce_local and memcpy), fits alpha, beta, alpha_l, beta_l, Rb,\n"
-          "RN, gamma, and writes a SimGrid platform (abg on one node, maxrate on several) with its\n"
-          "hostfile, then re-measures that platform under smpirun as a check.\n"
-          "  --np N           processes (default 2)\n"
-          "  --hostfile F     hostfile for mpirun (several nodes: inter-node pairs and flows)\n"
-          "  --backend B      mpi (mpirun with Open MPI, default) or smpi (measure a simulated\n"
-          "                   machine given by --platform, e.g. to test the fits)\n"
-          "  --platform X     with --backend smpi: the platform file to measure\n"
-          "  --out FILE.xml   platform to write (default results/calibrate/platform.xml);\n"
-          "                   its hostfile goes next to it (FILE.hostfile)\n"
-          "  --samples FILE   raw samples, CSV (default FILE-samples.csv next to the XML)\n"
-          "  --quick          fewer sizes (up to 1 MiB) and repetitions, for tests\n"
-          "  --reps N         repetitions per size (default: ping-pong 100/40/20 by size, flows 20,\n"
-          "                   local work 20; --quick 10/5/5), after 5 (--quick 2) warm-ups\n"
-          "  --max-bytes B    largest message and local-work size (default 16 MiB, --quick 1 MiB)\n"
-          "  --no-verify      skip the smpirun re-measurement of the written platform\n"
-          "Exit status: 0 done, 1 a measurement, fit, write or the verification failed, 2 bad usage.\n");
+  fprintf(
+      f,
+      "usage: collsim calibrate [options]\n"
+      "Measures the machine it runs on (ping-pong over 0 B .. 16 MiB, intra- and inter-node;\n"
+      "concurrent flows; MPI_Reduce_local and memcpy), fits alpha, beta, alpha_l, beta_l, Rb,\n"
+      "RN, gamma, and writes a SimGrid platform (abg on one node, maxrate on several) with its\n"
+      "hostfile, then re-measures that platform under smpirun as a check.\n"
+      "  --np N           processes (default 2)\n"
+      "  --hostfile F     hostfile for mpirun (several nodes: inter-node pairs and flows)\n"
+      "  --backend B      mpi (mpirun with Open MPI, default) or smpi (measure a simulated\n"
+      "                   machine given by --platform, e.g. to test the fits)\n"
+      "  --platform X     with --backend smpi: the platform file to measure\n"
+      "  --out FILE.xml   platform to write (default results/calibrate/platform.xml);\n"
+      "                   its hostfile goes next to it (FILE.hostfile)\n"
+      "  --samples FILE   raw samples, CSV (default FILE-samples.csv next to the XML)\n"
+      "  --quick          fewer sizes (up to 1 MiB) and repetitions, for tests\n"
+      "  --reps N         repetitions per size (default: ping-pong 100/40/20 by size, flows 20,\n"
+      "                   local work 20; --quick 10/5/5), after 5 (--quick 2) warm-ups\n"
+      "  --max-bytes B    largest message and local-work size (default 16 MiB, --quick 1 MiB)\n"
+      "  --no-verify      skip the smpirun re-measurement of the written platform\n"
+      "Exit status: 0 done, 1 a measurement, fit, write or the verification failed, 2 bad usage.\n");
 }
 
 /* ---- raw samples ---------------------------------------------------------- */
 
 enum { S_PP_INTRA, S_PP_INTER, S_FLOW_INTER, S_FLOW_INTRA, S_REDUCE, S_MEMCPY, S_N };
-static const char *series_names[S_N] = {"pp_intra", "pp_inter", "flow_inter", "flow_intra", "reduce", "memcpy"};
+static const char *series_names[S_N] = {"pp_intra",   "pp_inter", "flow_inter",
+                                        "flow_intra", "reduce",   "memcpy"};
 
 typedef struct {
   int n, cap;
@@ -54,7 +56,7 @@ typedef struct {
 typedef struct {
   char backend[16], library[256];
   int np, nodes;
-  int *node_ranks;   /* ranks per node */
+  int *node_ranks; /* ranks per node */
   char (*node_host)[64];
   long rows;
   series s[S_N];
@@ -110,7 +112,8 @@ static int read_samples(const char *path, samples *S) {
     if (line[0] == '#') {
       int d, r;
       char host[256];
-      if (sscanf(line, "# collsim calibrate backend=%15s np=%d nodes=%d", S->backend, &S->np, &S->nodes) == 3) {
+      if (sscanf(line, "# collsim calibrate backend=%15s np=%d nodes=%d", S->backend, &S->np,
+                 &S->nodes) == 3) {
         if (S->nodes < 1 || S->nodes > S->np) break;
         S->node_ranks = calloc((size_t)S->nodes, sizeof(int));
         S->node_host = calloc((size_t)S->nodes, sizeof *S->node_host);
@@ -159,7 +162,8 @@ static int read_samples(const char *path, samples *S) {
   }
   fclose(f);
   if (!S->node_ranks || !have_header) {
-    fprintf(stderr, "collsim calibrate: %s lacks the driver's header (was the run cut short?)\n", path);
+    fprintf(stderr, "collsim calibrate: %s lacks the driver's header (was the run cut short?)\n",
+            path);
     return -1;
   }
   return 0;
@@ -170,9 +174,9 @@ static int read_samples(const char *path, samples *S) {
 typedef struct {
   int ok;
   cs_linfit f;
-  int sizes;              /* distinct sizes fitted */
+  int sizes; /* distinct sizes fitted */
   double xmin, xmax;
-  int dropped;            /* sizes whose median time was not > 0 */
+  int dropped; /* sizes whose median time was not > 0 */
   char err[256];
 } line_result;
 
@@ -232,16 +236,19 @@ static void analyze(const samples *S, analysis *A) {
   int n = fs->n;
   for (int i = 0; i < fs->n; i++)
     if (fs->k[i] > 512) n = i < n ? i : n;
-  A->flows_ok = cs_fit_flows(fs->k, fs->x, fs->y, n, A->ks, A->rates, A->rate_rms, &A->nk, &A->flows,
-                             A->flows_err, sizeof A->flows_err) == 0;
+  A->flows_ok = cs_fit_flows(fs->k, fs->x, fs->y, n, A->ks, A->rates, A->rate_rms, &A->nk,
+                             &A->flows, A->flows_err, sizeof A->flows_err) == 0;
 }
 
 /* ---- printing ---------------------------------------------------------------- */
 
 static const char *fmt_bytes(double b, char *buf, size_t len) {
-  if (b >= 1048576 && fmod(b, 1048576) == 0) snprintf(buf, len, "%g MiB", b / 1048576);
-  else if (b >= 1024 && fmod(b, 1024) == 0) snprintf(buf, len, "%g KiB", b / 1024);
-  else snprintf(buf, len, "%g B", b);
+  if (b >= 1048576 && fmod(b, 1048576) == 0)
+    snprintf(buf, len, "%g MiB", b / 1048576);
+  else if (b >= 1024 && fmod(b, 1024) == 0)
+    snprintf(buf, len, "%g KiB", b / 1024);
+  else
+    snprintf(buf, len, "%g B", b);
   return buf;
 }
 
@@ -254,23 +261,26 @@ static const char *fmt_resid(const line_result *r, char *buf, size_t len) {
 
 static double rel_se(double se, double v) { return v != 0 ? 100 * se / fabs(v) : 0; }
 
-static void print_line_pair(const char *an, const char *bn, const line_result *r, const char *what) {
+static void print_line_pair(const char *an, const char *bn, const line_result *r,
+                            const char *what) {
   char res[96], b1[32], b2[32];
   if (!r->ok) {
     printf("  %-8s %s\n  %-8s %s\n", an, r->err, bn, r->err);
     return;
   }
-  printf("  %-8s %-12.4g s    +-%.1f%%          residual %s\n", an, r->f.a, rel_se(r->f.se_a, r->f.a),
-         fmt_resid(r, res, sizeof res));
+  printf("  %-8s %-12.4g s    +-%.1f%%          residual %s\n", an, r->f.a,
+         rel_se(r->f.se_a, r->f.a), fmt_resid(r, res, sizeof res));
   printf("  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  %s, %d sizes %s..%s%s\n", bn, r->f.b,
-         rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes, fmt_bytes(r->xmin, b1, sizeof b1),
-         fmt_bytes(r->xmax, b2, sizeof b2), r->dropped ? " (sizes with a zero median time dropped)" : "");
+         rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes,
+         fmt_bytes(r->xmin, b1, sizeof b1), fmt_bytes(r->xmax, b2, sizeof b2),
+         r->dropped ? " (sizes with a zero median time dropped)" : "");
 }
 
 static void print_analysis(const samples *S, const analysis *A) {
   char what[128], res[96];
-  printf("fits (least squares on the median of each size, relative-error weights;\n"
-         "      residual = RMS relative residual, +- = standard error):\n");
+  printf(
+      "fits (least squares on the median of each size, relative-error weights;\n"
+      "      residual = RMS relative residual, +- = standard error):\n");
   if (S->s[S_PP_INTER].n) {
     snprintf(what, sizeof what, "ping-pong inter-node, ranks %s", S->s[S_PP_INTER].pair);
     print_line_pair("alpha", "beta", &A->inter, what);
@@ -289,26 +299,30 @@ static void print_analysis(const samples *S, const analysis *A) {
     printf("  %-8s concurrent flows: %s\n", "Rb", A->flows_err);
   } else {
     const cs_maxrate_fit *m = &A->flows;
-    printf("  %-8s %-12.4g B/s  (%.3g GB/s) %s  residual %.1f%% (max %.0f%%), %s max-rate fit over k = 1..%g\n",
-           "Rb", m->Rb, m->Rb * 1e-9, m->rb_identified ? "" : "(>= RN: not identified)", 100 * m->rms_rel,
-           100 * m->max_rel, where, A->nk ? A->ks[A->nk - 1] : 0);
+    printf(
+        "  %-8s %-12.4g B/s  (%.3g GB/s) %s  residual %.1f%% (max %.0f%%), %s max-rate fit over k = 1..%g\n",
+        "Rb", m->Rb, m->Rb * 1e-9, m->rb_identified ? "" : "(>= RN: not identified)",
+        100 * m->rms_rel, 100 * m->max_rel, where, A->nk ? A->ks[A->nk - 1] : 0);
     printf("    per k (aggregate rate, residual of its line t = a_k + k m / R_k):");
     for (int i = 0; i < A->nk; i++) {
       if (i == 8 && A->nk > 10) { /* the first 8 and the last */
         printf(", ...");
         i = A->nk - 1;
       }
-      printf("%s k=%g %.3g GB/s (%.1f%%)", i ? "," : "", A->ks[i], A->rates[i] * 1e-9, 100 * A->rate_rms[i]);
+      printf("%s k=%g %.3g GB/s (%.1f%%)", i ? "," : "", A->ks[i], A->rates[i] * 1e-9,
+             100 * A->rate_rms[i]);
     }
     printf("\n");
     if (A->flows_inter)
-      printf("  %-8s %-12.4g B/s  (%.3g GB/s) %s; residual: that of Rb (one fit)\n", "RN", m->RN, m->RN * 1e-9,
+      printf("  %-8s %-12.4g B/s  (%.3g GB/s) %s; residual: that of Rb (one fit)\n", "RN", m->RN,
+             m->RN * 1e-9,
              m->rn_reached ? "reached (the rate stops growing with k)"
                            : "NOT reached by k <= ppn: only a lower bound (= kmax Rb)");
     else
-      printf("  %-8s (none: one node, no inter-node rate exists; the intra-node aggregate rate\n"
-             "           %s %.3g GB/s; the abg platform has no contention and does not use it)\n",
-             "RN", m->rn_reached ? "saturates at" : "was not saturated, >=", m->RN * 1e-9);
+      printf(
+          "  %-8s (none: one node, no inter-node rate exists; the intra-node aggregate rate\n"
+          "           %s %.3g GB/s; the abg platform has no contention and does not use it)\n",
+          "RN", m->rn_reached ? "saturates at" : "was not saturated, >=", m->RN * 1e-9);
   }
   for (int g = 0; g < 2; g++) {
     const line_result *r = g ? &A->memcpy : &A->reduce;
@@ -317,10 +331,11 @@ static void print_analysis(const samples *S, const analysis *A) {
       printf("  %-8s %s: %s\n", name, g ? "memcpy" : "MPI_Reduce_local", r->err);
       continue;
     }
-    printf("  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  residual %s, %s, %d sizes, call overhead %.3g s%s\n",
-           name, r->f.b, rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, fmt_resid(r, res, sizeof res),
-           g ? "memcpy" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
-           g ? "" : "  <- used as gamma");
+    printf(
+        "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  residual %s, %s, %d sizes, call overhead %.3g s%s\n",
+        name, r->f.b, rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, fmt_resid(r, res, sizeof res),
+        g ? "memcpy" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
+        g ? "" : "  <- used as gamma");
   }
 }
 
@@ -369,7 +384,7 @@ static int run_driver(const run_spec *rs, const char *tmpdir, const char *label)
 
 static int mkdir_parent(const char *file) {
   char buf[4096];
-  snprintf(buf, sizeof buf, "%s", file);
+  if ((size_t)snprintf(buf, sizeof buf, "%s", file) >= sizeof buf) return -1; /* path too long */
   char *slash = strrchr(buf, '/');
   if (!slash || slash == buf) return 0;
   *slash = '\0';
@@ -400,9 +415,11 @@ static int choose_platform(const samples *S, const analysis *A, platform_choice 
   char err[256];
   size_t nl = 0;
   C->note[0] = '\0';
-#define NOTE(...) nl += (size_t)snprintf(C->note + nl, nl < sizeof C->note ? sizeof C->note - nl : 0, __VA_ARGS__)
+#define NOTE(...) \
+  nl += (size_t)snprintf(C->note + nl, nl < sizeof C->note ? sizeof C->note - nl : 0, __VA_ARGS__)
   if (!A->reduce.ok || !(A->reduce.f.b > 0)) {
-    fprintf(stderr, "collsim calibrate: no gamma: %s\n", A->reduce.ok ? "non-positive slope" : A->reduce.err);
+    fprintf(stderr, "collsim calibrate: no gamma: %s\n",
+            A->reduce.ok ? "non-positive slope" : A->reduce.err);
     return -1;
   }
   double gamma = A->reduce.f.b;
@@ -417,9 +434,10 @@ static int choose_platform(const samples *S, const analysis *A, platform_choice 
     C->pl.beta = A->intra.f.b;
     C->pl.alpha = envelope_alpha(A->intra.f.a, A->intra.f.b);
     C->pl.gamma = gamma;
-    NOTE("abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n"
-         "alpha reduced by 16 beta for SMPI's 16-byte envelope; no contention is modelled;\n"
-         "gamma = MPI_Reduce_local fit.\n");
+    NOTE(
+        "abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n"
+        "alpha reduced by 16 beta for SMPI's 16-byte envelope; no contention is modelled;\n"
+        "gamma = MPI_Reduce_local fit.\n");
   } else {
     if (!A->inter.ok || !(A->inter.f.b > 0)) {
       fprintf(stderr, "collsim calibrate: no inter-node alpha/beta: %s\n",
@@ -474,7 +492,8 @@ static int write_platform(const char *xml, const char *hostfile, const samples *
                           double seconds) {
   FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
   if (!f || !h) {
-    fprintf(stderr, "collsim calibrate: cannot write %s: %s\n", !f ? xml : hostfile, strerror(errno));
+    fprintf(stderr, "collsim calibrate: cannot write %s: %s\n", !f ? xml : hostfile,
+            strerror(errno));
     if (f) fclose(f);
     if (h) fclose(h);
     return -1;
@@ -485,16 +504,19 @@ static int write_platform(const char *xml, const char *hostfile, const samples *
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime(&now));
 #define ADD(...) n += (size_t)snprintf(text + n, n < sizeof text ? sizeof text - n : 0, __VA_ARGS__)
   ADD("collsim calibrate, %s: %d ranks on %d node%s (node 0: %s), backend %s,\n%s; measuring took %.1f s.\n",
-      when, S->np, S->nodes, S->nodes == 1 ? "" : "s", S->node_host[0], S->backend, S->library, seconds);
+      when, S->np, S->nodes, S->nodes == 1 ? "" : "s", S->node_host[0], S->backend, S->library,
+      seconds);
   ADD("Raw samples: %s\nFits (relative-error least squares on per-size medians; res = RMS relative residual):\n",
       samples_path);
   const line_result *L[4] = {&A->inter, &A->intra, &A->reduce, &A->memcpy};
-  const char *names[4][2] = {{"alpha", "beta"}, {"alpha_l", "beta_l"}, {"gamma call overhead", "gamma"},
+  const char *names[4][2] = {{"alpha", "beta"},
+                             {"alpha_l", "beta_l"},
+                             {"gamma call overhead", "gamma"},
                              {"memcpy call overhead", "gamma_memcpy"}};
   for (int i = 0; i < 4; i++)
     if (L[i]->ok)
-      ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes\n", names[i][0], L[i]->f.a, names[i][1],
-          L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
+      ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes\n", names[i][0], L[i]->f.a,
+          names[i][1], L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
   if (A->flows_ok)
     ADD("  %s flows: Rb = %.6g B/s, RN = %.6g B/s%s, res %.2f%%, k = 1..%g\n",
         A->flows_inter ? "inter-node" : "intra-node", A->flows.Rb, A->flows.RN,
@@ -521,7 +543,8 @@ static double rel_diff(double got, double want) {
  * compares the fitted figures with the platform's parameters (an m-byte message
  * of SMPI costs alpha + beta (m + 16), so the fitted intercept is alpha + 16 beta).
  * Returns the largest relative difference, or -1 if the run failed. */
-static double verify(const char *xml, const char *hostfile, const cs_platform *pl, const char *tmpdir) {
+static double verify(const char *xml, const char *hostfile, const cs_platform *pl,
+                     const char *tmpdir) {
   char spath[4300];
   snprintf(spath, sizeof spath, "%s/verify-samples.csv", tmpdir);
   run_spec rs = {1, pl->np, 1, 0, 0, hostfile, xml, spath};
@@ -533,12 +556,12 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
   double worst = 0;
   int checks = 0;
   printf("verify: the same driver under smpirun on %s (%d ranks):\n", xml, pl->np);
-#define CHECK(name, got, want)                                                            \
-  do {                                                                                    \
-    double d_ = rel_diff(got, want);                                                      \
+#define CHECK(name, got, want)                                                                 \
+  do {                                                                                         \
+    double d_ = rel_diff(got, want);                                                           \
     printf("  %-8s simulated %-12.6g platform %-12.6g rel. diff %.2g\n", name, got, want, d_); \
-    if (d_ > worst) worst = d_;                                                           \
-    checks++;                                                                             \
+    if (d_ > worst) worst = d_;                                                                \
+    checks++;                                                                                  \
   } while (0)
   /* Every host of the written files is a node of its own (abg) or named node<N>-<j>
    * (maxrate), so rank 0's partner of the ping-pong is always on another node. */
@@ -575,41 +598,48 @@ int cmd_calibrate(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, var)                                                         \
-  if (!strcmp(a, name)) {                                                      \
-    if (!val) {                                                                \
-      fprintf(stderr, "collsim calibrate: %s needs a value\n", name);          \
-      return 2;                                                                \
-    }                                                                          \
-    var = val;                                                                 \
-    i++;                                                                       \
-    continue;                                                                  \
+#define OPT(name, var)                                                \
+  if (!strcmp(a, name)) {                                             \
+    if (!val) {                                                       \
+      fprintf(stderr, "collsim calibrate: %s needs a value\n", name); \
+      return 2;                                                       \
+    }                                                                 \
+    var = val;                                                        \
+    i++;                                                              \
+    continue;                                                         \
   }
-    OPT("--np", np_s) OPT("--hostfile", hostfile) OPT("--backend", backend) OPT("--platform", platform)
-    OPT("--out", out) OPT("--samples", samples_path)
+    OPT("--np", np_s)
+    OPT("--hostfile", hostfile) OPT("--backend", backend) OPT("--platform", platform)
+        OPT("--out", out) OPT("--samples", samples_path)
 #undef OPT
-    if (!strcmp(a, "--quick")) quick = 1;
+            if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;
     else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
       long v = val ? strtol(val, &end, 10) : 0;
       int is_reps = a[2] == 'r';
-      if (!val || *end || end == val || (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
+      if (!val || *end || end == val ||
+          (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
         fprintf(stderr, "collsim calibrate: %s needs %s\n", a,
                 is_reps ? "a number of repetitions 1..100000" : "a byte count 16..1073741824");
         return 2;
       }
-      if (is_reps) reps = (int)v;
-      else max_bytes = v;
+      if (is_reps)
+        reps = (int)v;
+      else
+        max_bytes = v;
       i++;
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    }
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       cal_usage(stdout);
       return 0;
-    } else {
-      fprintf(stderr,
-              "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "
-              "--out, --samples, --quick, --reps, --max-bytes, --no-verify, --help)\n",
-              a);
+    }
+    else {
+      fprintf(
+          stderr,
+          "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "
+          "--out, --samples, --quick, --reps, --max-bytes, --no-verify, --help)\n",
+          a);
       return 2;
     }
   }
@@ -627,12 +657,16 @@ int cmd_calibrate(int argc, char **argv) {
   char *end;
   long np = strtol(np_s, &end, 10);
   if (*end || end == np_s || np < 2 || np > 100000) {
-    fprintf(stderr, "collsim calibrate: --np '%s': needs a number of processes >= 2 (ping-pong needs a pair)\n", np_s);
+    fprintf(
+        stderr,
+        "collsim calibrate: --np '%s': needs a number of processes >= 2 (ping-pong needs a pair)\n",
+        np_s);
     return 2;
   }
   size_t ol = strlen(out);
   if (ol < 5 || strcmp(out + ol - 4, ".xml")) {
-    fprintf(stderr, "collsim calibrate: --out '%s': the platform file name must end in .xml\n", out);
+    fprintf(stderr, "collsim calibrate: --out '%s': the platform file name must end in .xml\n",
+            out);
     return 2;
   }
   const char *inputs[2] = {hostfile, platform};
@@ -644,8 +678,10 @@ int cmd_calibrate(int argc, char **argv) {
   char stem[4096], hf_out[4200], samp[4200];
   snprintf(stem, sizeof stem, "%.*s", (int)(ol - 4), out);
   snprintf(hf_out, sizeof hf_out, "%s.hostfile", stem);
-  if (samples_path) snprintf(samp, sizeof samp, "%s", samples_path);
-  else snprintf(samp, sizeof samp, "%s-samples.csv", stem);
+  if (samples_path)
+    snprintf(samp, sizeof samp, "%s", samples_path);
+  else
+    snprintf(samp, sizeof samp, "%s-samples.csv", stem);
   if (mkdir_parent(out) || mkdir_parent(samp)) {
     fprintf(stderr, "collsim calibrate: cannot create the directory of %s or %s: %s\n", out, samp,
             strerror(errno));
@@ -657,8 +693,8 @@ int cmd_calibrate(int argc, char **argv) {
     return 1;
   }
 
-  printf("collsim calibrate: measuring with %d ranks (%s%s%s)...\n", (int)np, smpi ? "smpirun, " : "mpirun",
-         smpi ? "platform " : "", smpi ? platform : "");
+  printf("collsim calibrate: measuring with %d ranks (%s%s%s)...\n", (int)np,
+         smpi ? "smpirun, " : "mpirun", smpi ? "platform " : "", smpi ? platform : "");
   fflush(stdout);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -670,8 +706,9 @@ int cmd_calibrate(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   if (read_samples(samp, &S)) goto done;
-  printf("measured %d ranks on %d node%s (node 0: %s, %d ranks), %s, in %.1f s: %ld samples\n", S.np,
-         S.nodes, S.nodes == 1 ? "" : "s", S.node_host[0], S.node_ranks[0], S.library, secs, S.rows);
+  printf("measured %d ranks on %d node%s (node 0: %s, %d ranks), %s, in %.1f s: %ld samples\n",
+         S.np, S.nodes, S.nodes == 1 ? "" : "s", S.node_host[0], S.node_ranks[0], S.library, secs,
+         S.rows);
   analysis A;
   analyze(&S, &A);
   print_analysis(&S, &A);
@@ -680,13 +717,14 @@ int cmd_calibrate(int argc, char **argv) {
   if (write_platform(out, hf_out, &S, &A, &C, samp, secs)) goto done;
   printf("platform: %s", C.note);
   if (C.pl.kind == CS_PLAT_ABG)
-    printf("  written: abg, %d ranks (one per host): alpha %.4g s, beta %.4g s/B, gamma %.4g s/B\n", C.pl.np,
-           C.pl.alpha, C.pl.beta, C.pl.gamma);
+    printf("  written: abg, %d ranks (one per host): alpha %.4g s, beta %.4g s/B, gamma %.4g s/B\n",
+           C.pl.np, C.pl.alpha, C.pl.beta, C.pl.gamma);
   else
-    printf("  written: %s, %d nodes x %d ranks: alpha %.4g s, Rb %.4g B/s, RN %.4g B/s (beta %.4g s/B),\n"
-           "           alpha_l %.4g s, beta_l %.4g s/B, gamma %.4g s/B\n",
-           cs_platform_kind_name(C.pl.kind), C.pl.nodes, C.pl.ppn, C.pl.alpha, C.pl.Rb, C.pl.RN, C.pl.beta,
-           C.pl.alpha_l, C.pl.beta_l, C.pl.gamma);
+    printf(
+        "  written: %s, %d nodes x %d ranks: alpha %.4g s, Rb %.4g B/s, RN %.4g B/s (beta %.4g s/B),\n"
+        "           alpha_l %.4g s, beta_l %.4g s/B, gamma %.4g s/B\n",
+        cs_platform_kind_name(C.pl.kind), C.pl.nodes, C.pl.ppn, C.pl.alpha, C.pl.Rb, C.pl.RN,
+        C.pl.beta, C.pl.alpha_l, C.pl.beta_l, C.pl.gamma);
   rc = 0;
   if (do_verify) {
     double worst = verify(out, hf_out, &C.pl, tmp);
@@ -697,12 +735,14 @@ int cmd_calibrate(int argc, char **argv) {
       printf("verify: FAILED (largest relative difference %.3g > 1%%)\n", worst);
       rc = 1;
     } else {
-      printf("verify: ok (smpirun loads the platform and reproduces the fit; largest rel. diff %.2g)\n", worst);
+      printf(
+          "verify: ok (smpirun loads the platform and reproduces the fit; largest rel. diff %.2g)\n",
+          worst);
     }
   }
   printf("files:\n  platform  %s\n  hostfile  %s\n  samples   %s\n", out, hf_out, samp);
-  printf("use: smpirun -np %d -platform %s -hostfile %s -no-privatize %s PROGRAM\n", C.pl.np, out, hf_out,
-         cs_platform_smpirun_flags());
+  printf("use: smpirun -np %d -platform %s -hostfile %s -no-privatize %s PROGRAM\n", C.pl.np, out,
+         hf_out, cs_platform_smpirun_flags());
 done:
   samples_free(&S);
   cs_rm_tree(tmp);

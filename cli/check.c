@@ -14,23 +14,24 @@ static void check_usage(FILE *f) {
           "  --np LIST        process counts: P, A-B or a list (default 1-12,16,17,31-33)\n"
           "  --coll C[,C..]   collectives (default: all): ");
   cs_print_colls(f);
-  fprintf(f,
-          "\n  --algo A[,A..]   algorithms (default: all of each collective; see collsim list)\n"
-          "  --count N[,N..]  elements: per call for allreduce/reduce/bcast/scan, per block for\n"
-          "                   reduce_scatter_block/allgather/gather/scatter, in total (spread as\n"
-          "                   evenly as possible) for reduce_scatter and the v-collectives;\n"
-          "                   p-relative forms p, p-1, p+1, p/2, p*2 are allowed\n"
-          "                   (default 0,1,p-1,p,p+1,1009)\n"
-          "  --counts c0,c1.. explicit per-rank counts (needs exactly one --np value)\n"
-          "  --layout L[,..]  block layouts of the v-collectives: even, one, ramp, rev (default all)\n"
-          "  --root R[,R..]   roots of rooted collectives (default: all for p <= 16, else 0,1,p/2,p-1)\n"
-          "  --in-place       only MPI_IN_PLACE cases;  --no-in-place: only without\n"
-          "  --type T[,T..]   int (sum), double (max), byte (bor), vec (derived type, user op),\n"
-          "                   noncomm (non-commutative user op); default all\n"
-          "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
-          "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
-          "  --jobs J         simulations run at once (default 2)\n"
-          "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
+  fprintf(
+      f,
+      "\n  --algo A[,A..]   algorithms (default: all of each collective; see collsim list)\n"
+      "  --count N[,N..]  elements: per call for allreduce/reduce/bcast/scan, per block for\n"
+      "                   reduce_scatter_block/allgather/gather/scatter, in total (spread as\n"
+      "                   evenly as possible) for reduce_scatter and the v-collectives;\n"
+      "                   p-relative forms p, p-1, p+1, p/2, p*2 are allowed\n"
+      "                   (default 0,1,p-1,p,p+1,1009)\n"
+      "  --counts c0,c1.. explicit per-rank counts (needs exactly one --np value)\n"
+      "  --layout L[,..]  block layouts of the v-collectives: even, one, ramp, rev (default all)\n"
+      "  --root R[,R..]   roots of rooted collectives (default: all for p <= 16, else 0,1,p/2,p-1)\n"
+      "  --in-place       only MPI_IN_PLACE cases;  --no-in-place: only without\n"
+      "  --type T[,T..]   int (sum), double (max), byte (bor), vec (derived type, user op),\n"
+      "                   noncomm (non-commutative user op); default all\n"
+      "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
+      "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
+      "  --jobs J         simulations run at once (default 2)\n"
+      "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
 }
 
 typedef struct {
@@ -70,7 +71,8 @@ static void job_done(job_t *j, void *ctx) {
   while (e && fgets(line, sizeof line, e)) {
     if (strncmp(line, "collsim", 7)) continue;
     int dup = 0;
-    for (int k = 0; k < s->nseen && !dup; k++) dup = !strncmp(s->seen[k], line, sizeof s->seen[k] - 1);
+    for (int k = 0; k < s->nseen && !dup; k++)
+      dup = !strncmp(s->seen[k], line, sizeof s->seen[k] - 1);
     if (dup || s->nseen == 64) continue;
     snprintf(s->seen[s->nseen++], sizeof s->seen[0], "%.255s", line);
     fprintf(stderr, "%s", line);
@@ -80,16 +82,16 @@ static void job_done(job_t *j, void *ctx) {
   if (!got_result || !ok_exit) {
     s->crashed++;
     fprintf(stderr, "CRASH p=%d: the %s job %s without a verdict%s; last lines of its stderr:\n",
-            j->np, j->args.v[0],
-            WIFSIGNALED(j->status) ? "was killed" : "ended",
+            j->np, j->args.v[0], WIFSIGNALED(j->status) ? "was killed" : "ended",
             got_result ? "" : " (cases after the last one reported did not run)");
     cs_print_tail(j->err, 12);
   }
 }
 
 static int smpi_cfg_key(const char *coll) {
-  static const char *keys[] = {"allreduce", "reduce", "reduce_scatter", "reduce_scatter_block",
-                               "allgather", "allgatherv", "gather", "scatter", "bcast"};
+  static const char *keys[] = {"allreduce", "reduce",     "reduce_scatter", "reduce_scatter_block",
+                               "allgather", "allgatherv", "gather",         "scatter",
+                               "bcast"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (!strcmp(keys[i], coll)) return 1;
   return 0;
@@ -103,29 +105,32 @@ int cmd_check(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, var)                                                         \
-  if (!strcmp(a, name)) {                                                      \
-    if (!val) {                                                                \
-      fprintf(stderr, "collsim check: %s needs a value\n", name);              \
-      return 2;                                                                \
-    }                                                                          \
-    var = val;                                                                 \
-    i++;                                                                       \
-    continue;                                                                  \
+#define OPT(name, var)                                            \
+  if (!strcmp(a, name)) {                                         \
+    if (!val) {                                                   \
+      fprintf(stderr, "collsim check: %s needs a value\n", name); \
+      return 2;                                                   \
+    }                                                             \
+    var = val;                                                    \
+    i++;                                                          \
+    continue;                                                     \
   }
-    OPT("--np", np) OPT("--coll", colls) OPT("--algo", algos) OPT("--count", count)
-    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
-    OPT("--op", op) OPT("--backend", backend)
+    OPT("--np", np)
+    OPT("--coll", colls) OPT("--algo", algos) OPT("--count", count) OPT("--counts", counts)
+        OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
+            OPT("--backend", backend)
 #undef OPT
-    if (!strcmp(a, "--in-place")) inplace = 1;
+                if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
     else if (!strcmp(a, "--jobs") && val) {
       jobs = atoi(val);
       i++;
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    }
+    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       check_usage(stdout);
       return 0;
-    } else {
+    }
+    else {
       fprintf(stderr, "collsim check: unknown option '%s'\n", a);
       check_usage(stderr);
       return 2;
@@ -149,13 +154,15 @@ int cmd_check(int argc, char **argv) {
       char *end;
       long v = strtol(c, &end, 10);
       if (end == c || v < 0 || (*end && *end != ',')) {
-        fprintf(stderr, "collsim check: bad --counts '%s' (numbers >= 0, separated by commas)\n", counts);
+        fprintf(stderr, "collsim check: bad --counts '%s' (numbers >= 0, separated by commas)\n",
+                counts);
         return 2;
       }
       c = *end ? end + 1 : end;
     }
     if (k != nps[0]) {
-      fprintf(stderr, "collsim check: --counts gives %d counts, but p = %d needs one per rank\n", k, nps[0]);
+      fprintf(stderr, "collsim check: --counts gives %d counts, but p = %d needs one per rank\n", k,
+              nps[0]);
       return 2;
     }
   }
@@ -200,14 +207,17 @@ int cmd_check(int argc, char **argv) {
       const char *colon = strchr(t, ':');
       if (colon) {
         if (!smpi) {
-          fprintf(stderr, "collsim check: %s names an SMPI algorithm; use native with --backend mpi\n", t);
+          fprintf(stderr,
+                  "collsim check: %s names an SMPI algorithm; use native with --backend mpi\n", t);
           free(ab);
           return 2;
         }
         for (int c = 0; c < CS_NCOLL; c++)
           if (want[c]) {
             if (!smpi_cfg_key(cs_colls[c].name)) {
-              fprintf(stderr, "collsim check: SMPI has no algorithm choice for %s; use plain native\n", cs_colls[c].name);
+              fprintf(stderr,
+                      "collsim check: SMPI has no algorithm choice for %s; use plain native\n",
+                      cs_colls[c].name);
               free(ab);
               return 2;
             }
@@ -224,11 +234,15 @@ int cmd_check(int argc, char **argv) {
   if (op) {
     char *ob = strdup(op);
     for (char *t = strtok(ob, ","); t; t = strtok(NULL, ",")) {
-      const char *map = !strcmp(t, "sum") ? "int" : !strcmp(t, "max") ? "double"
-                        : !strcmp(t, "bor") ? "byte" : !strcmp(t, "user") ? "vec"
-                        : !strcmp(t, "noncomm") ? "noncomm" : NULL;
+      const char *map = !strcmp(t, "sum")       ? "int"
+                        : !strcmp(t, "max")     ? "double"
+                        : !strcmp(t, "bor")     ? "byte"
+                        : !strcmp(t, "user")    ? "vec"
+                        : !strcmp(t, "noncomm") ? "noncomm"
+                                                : NULL;
       if (!map) {
-        fprintf(stderr, "collsim check: unknown --op '%s' (valid: sum, max, bor, user, noncomm)\n", t);
+        fprintf(stderr, "collsim check: unknown --op '%s' (valid: sum, max, bor, user, noncomm)\n",
+                t);
         free(ob);
         return 2;
       }
@@ -240,8 +254,10 @@ int cmd_check(int argc, char **argv) {
   if (type) {
     char *tb = strdup(type);
     for (char *t = strtok(tb, ","); t; t = strtok(NULL, ","))
-      if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") && strcmp(t, "noncomm")) {
-        fprintf(stderr, "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm)\n", t);
+      if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") &&
+          strcmp(t, "noncomm")) {
+        fprintf(stderr,
+                "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm)\n", t);
         free(tb);
         return 2;
       }
@@ -254,7 +270,8 @@ int cmd_check(int argc, char **argv) {
       long v = strtol(t, &end, 10);
       int prel = t[0] == 'p';
       if ((!prel && (*end || end == t)) || (!prel && v < 0)) {
-        fprintf(stderr, "collsim check: bad --count '%s' (a number >= 0, or p, p-1, p+1, p/2, p*2)\n", t);
+        fprintf(stderr,
+                "collsim check: bad --count '%s' (a number >= 0, or p, p-1, p+1, p/2, p*2)\n", t);
         free(cb);
         return 2;
       }
@@ -308,7 +325,9 @@ int cmd_check(int argc, char **argv) {
   cs_rm_tree(dir);
   long failed = s.failed + s.crashed;
   if (s.known)
-    printf("(%ld cases hit known defects of the MPI library; they are listed as KNOWN and not counted)\n", s.known);
+    printf(
+        "(%ld cases hit known defects of the MPI library; they are listed as KNOWN and not counted)\n",
+        s.known);
   if (s.crashed) printf("(%ld jobs crashed; each counts as one failure)\n", s.crashed);
   printf("%ld passed, %ld failed\n", s.passed, failed);
   return failed ? 1 : 0;

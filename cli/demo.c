@@ -72,9 +72,12 @@ int cmd_demo(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return 0;
-    } else if (!strcmp(argv[i], "--redo")) redo = 1;
-    else if (!strcmp(argv[i], "--quick")) quick = 1;
-    else if (!strcmp(argv[i], "--out") && i + 1 < argc) dir = argv[++i];
+    } else if (!strcmp(argv[i], "--redo"))
+      redo = 1;
+    else if (!strcmp(argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      dir = argv[++i];
     else {
       fprintf(stderr, "collsim demo: unknown option %s (valid: --redo, --quick, --out DIR)\n",
               argv[i]);
@@ -118,8 +121,8 @@ int cmd_demo(int argc, char **argv) {
     snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
     snprintf(p->hosts, sizeof p->hosts, "%s/%s.hostfile", dir, p->name);
     if (!exists(p->xml) || !exists(p->hosts)) {
-      char *hy[] = {"platform", "hydra", "--nodes", "8", "--ppn", "4", "--out", p->xml,
-                    "--hostfile", p->hosts, NULL};
+      char *hy[] = {"platform", "hydra", "--nodes",    "8",      "--ppn", "4",
+                    "--out",    p->xml,  "--hostfile", p->hosts, NULL};
       char *ab[] = {"platform", "abg", "--np", "33", "--out", p->xml, "--hostfile", p->hosts, NULL};
       rc = k == 0 ? sub(cs_platform_main, log, 10, hy) : sub(cs_platform_main, log, 8, ab);
       if (rc) {
@@ -171,14 +174,26 @@ int cmd_demo(int argc, char **argv) {
   for (int k = 0; k < 2; k++) {
     demo_plat *p = &plats[k];
     char bytes[128], np[16];
-    if (quick) snprintf(bytes, sizeof bytes, "%d,%d", p->np * 32, p->np * 2048);
-    else snprintf(bytes, sizeof bytes, "%d,%d,%d", p->np * 32, p->np * 2048, p->np * 32768);
+    if (quick)
+      snprintf(bytes, sizeof bytes, "%d,%d", p->np * 32, p->np * 2048);
+    else
+      snprintf(bytes, sizeof bytes, "%d,%d,%d", p->np * 32, p->np * 2048, p->np * 32768);
     snprintf(np, sizeof np, "%d", p->np);
     snprintf(gdir[k], sizeof gdir[k], "%s/guidelines-%s", dir, p->name);
-    fprintf(stderr, "[demo %5.1fs] 3/5 guidelines on %s, m = %s -> %s\n", elapsed(), p->name,
-            bytes, gdir[k]);
-    char *a[] = {"guidelines", "--platform", p->xml, "--np", np, "--bytes", bytes,
-                 "--out", gdir[k], "--quiet", redo ? "--redo" : NULL, NULL};
+    fprintf(stderr, "[demo %5.1fs] 3/5 guidelines on %s, m = %s -> %s\n", elapsed(), p->name, bytes,
+            gdir[k]);
+    char *a[] = {"guidelines",
+                 "--platform",
+                 p->xml,
+                 "--np",
+                 np,
+                 "--bytes",
+                 bytes,
+                 "--out",
+                 gdir[k],
+                 "--quiet",
+                 redo ? "--redo" : NULL,
+                 NULL};
     rc = sub(cmd_guidelines, log, redo ? 11 : 10, a);
     if (rc) goto done;
   }
@@ -204,7 +219,9 @@ int cmd_demo(int argc, char **argv) {
     a[n++] = "png";
     a[n] = NULL;
     int prc = sub(cmd_plot, log, n, a);
-    if (prc) fprintf(stderr, "collsim demo: plot exited %d (see %s); the report lists no pictures\n", prc, logpath);
+    if (prc)
+      fprintf(stderr, "collsim demo: plot exited %d (see %s); the report lists no pictures\n", prc,
+              logpath);
   }
 
   /* 5. the report */
@@ -215,38 +232,44 @@ int cmd_demo(int argc, char **argv) {
     rc = 1;
     goto done;
   }
-  fprintf(md, "# collsim demo\n\n"
-              "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
+  fprintf(md,
+          "# collsim demo\n\n"
+          "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
           quick ? " --quick" : "");
-  fprintf(md, "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
-              "circulant paper's Table I, the paper's formula (`table1_s`), collsim's exact "
-              "round-by-round model (`model_s`) and SMPI's simulated time (`sim_s`) on an "
-              "alpha-beta-gamma machine (1 us, 10 GB/s, gamma 2.5e-10 s/byte) and their relative "
-              "error.\n\n");
-  fprintf(md, "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
-              "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
-              "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
-              "(circulant, ceilhalf, butterfly, and circulant_rsag = reduce_scatter + allgatherv "
-              "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
-              "lib:mpich, m = %s:\n\n",
+  fprintf(md,
+          "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
+          "circulant paper's Table I, the paper's formula (`table1_s`), collsim's exact "
+          "round-by-round model (`model_s`) and SMPI's simulated time (`sim_s`) on an "
+          "alpha-beta-gamma machine (1 us, 10 GB/s, gamma 2.5e-10 s/byte) and their relative "
+          "error.\n\n");
+  fprintf(md,
+          "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
+          "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
+          "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
+          "(circulant, ceilhalf, butterfly, and circulant_rsag = reduce_scatter + allgatherv "
+          "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
+          "lib:mpich, m = %s:\n\n",
           quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
   for (int i = 0; i < ncsv; i++) {
     const char *b = strrchr(csvs[i], '/');
     fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
   }
-  fprintf(md, "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
-              "Allreduce) timed on both sides, once with the library (lib:default) and once "
-              "with our circulant algorithms (the faster of circulant and circulant_rsag for "
-              "allreduce), tolerance 5%%. Violations:\n\n");
+  fprintf(md,
+          "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
+          "Allreduce) timed on both sides, once with the library (lib:default) and once "
+          "with our circulant algorithms (the faster of circulant and circulant_rsag for "
+          "allreduce), tolerance 5%%. Violations:\n\n");
   for (int k = 0; k < 2; k++) {
-    fprintf(md, "- %s: [violations.md](guidelines-%s/violations.md), all comparisons in "
-                "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
+    fprintf(md,
+            "- %s: [violations.md](guidelines-%s/violations.md), all comparisons in "
+            "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
             plats[k].name, plats[k].name, plats[k].name);
   }
-  fprintf(md, "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
-              "divided by the baseline (circulant_rsag for allreduce); speedup-*: the library's "
-              "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
-              "the two sides (violations circled).\n\n");
+  fprintf(md,
+          "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
+          "divided by the baseline (circulant_rsag for allreduce); speedup-*: the library's "
+          "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
+          "the two sides (violations circled).\n\n");
   {
     char cmd[8800];
     snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);

@@ -176,10 +176,14 @@ int cmd_guidelines(int argc, char **argv) {
               !strcmp(a, "--np") ? " >= 1" : " >= 0");
       return 2;
     }
-    if (!strcmp(a, "--np")) o.np = (int)x;
-    else if (!strcmp(a, "--reps")) o.reps = (int)x;
-    else if (!strcmp(a, "--tolerance")) o.tol = x;
-    else o.alpha = x;
+    if (!strcmp(a, "--np"))
+      o.np = (int)x;
+    else if (!strcmp(a, "--reps"))
+      o.reps = (int)x;
+    else if (!strcmp(a, "--tolerance"))
+      o.tol = x;
+    else
+      o.alpha = x;
   }
   int smpi = !strcmp(o.backend, "smpi");
   if (!smpi && strcmp(o.backend, "mpi")) {
@@ -202,8 +206,9 @@ int cmd_guidelines(int argc, char **argv) {
   int fam_ok = 0;
   for (int c = 0; c < CS_NCOLL; c++) fam_ok |= cs_algo_find((cs_coll)c, o.ours) != NULL;
   if (!fam_ok || !strcmp(o.ours, "native")) {
-    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: circulant, ceilhalf, "
-                    "butterfly, bruck)\n",
+    fprintf(stderr,
+            "collsim guidelines: --ours %s: no such family (valid: circulant, ceilhalf, "
+            "butterfly, bruck)\n",
             o.ours);
     return 2;
   }
@@ -230,11 +235,13 @@ int cmd_guidelines(int argc, char **argv) {
     }
     gamma = pl.gamma;
   } else {
-    fprintf(stderr, "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
-                    "local reduce is charged 0\n");
+    fprintf(stderr,
+            "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
+            "local reduce is charged 0\n");
   }
   char dir[4000];
-  if (o.out) snprintf(dir, sizeof dir, "%s", o.out);
+  if (o.out)
+    snprintf(dir, sizeof dir, "%s", o.out);
   else {
     const char *b = o.platform ? strrchr(base.xml, '/') : NULL;
     char name[3800];
@@ -341,8 +348,10 @@ int cmd_guidelines(int argc, char **argv) {
         if (gl[g].need_divisible && m % o.np) continue;
         if (s == 1) { /* no term of ours: the same row as the library's */
           int own = 0;
-          for (int i = 0; i < gl[g].nl; i++) own |= strcmp(algo_of[1][gl[g].lhs[i].coll][0], libalgo) != 0;
-          for (int i = 0; i < gl[g].nr; i++) own |= strcmp(algo_of[1][gl[g].rhs[i].coll][0], libalgo) != 0;
+          for (int i = 0; i < gl[g].nl; i++)
+            own |= strcmp(algo_of[1][gl[g].lhs[i].coll][0], libalgo) != 0;
+          for (int i = 0; i < gl[g].nr; i++)
+            own |= strcmp(algo_of[1][gl[g].rhs[i].coll][0], libalgo) != 0;
           if (!own) continue;
         }
         const cs_gl_term *t[2] = {gl[g].lhs, gl[g].rhs};
@@ -388,10 +397,11 @@ int cmd_guidelines(int argc, char **argv) {
         }
         double ratio, pval = NAN;
         int v;
-        if (smpi) v = cs_gl_decide(side_s[0], side_s[1], o.tol, gl[g].approx, &ratio);
+        if (smpi)
+          v = cs_gl_decide(side_s[0], side_s[1], o.tol, gl[g].approx, &ratio);
         else
-          v = cs_gl_decide_samples(reps[0], nrep[0], reps[1], nrep[1], o.tol, gl[g].approx,
-                                   o.alpha, &ratio, &pval);
+          v = cs_gl_decide_samples(reps[0], nrep[0], reps[1], nrep[1], o.tol, gl[g].approx, o.alpha,
+                                   &ratio, &pval);
         free(reps[0]);
         free(reps[1]);
         char ln[1024], rn[1024];
@@ -415,7 +425,8 @@ int cmd_guidelines(int argc, char **argv) {
           }
         }
       }
-  if (!nviol) ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\nnone\n");
+  if (!nviol)
+    ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\nnone\n");
   else
     ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\n%d violation%s\n", nviol,
                            nviol == 1 ? "" : "s");

@@ -18,12 +18,17 @@ static const command commands[] = {
     {"platform", cs_platform_main, "write a SimGrid platform file (see platform --help)"},
     {"plot", cmd_plot, "draw PNG/SVG plots from collsim CSV files (see plot --help)"},
     {"bench", cmd_bench, "time algorithms on a platform or a real MPI, CSV out (see bench --help)"},
-    {"predict", cmd_predict, "Table I formula, exact model and simulation side by side (predict --help)"},
-    {"validate", cmd_validate, "predict (model, SMPI) and measure (mpirun), with errors (validate --help)"},
-    {"table1", cmd_table1, "reproduce Table I of the circulant paper for p processes (table1 --help)"},
-    {"guidelines", cmd_guidelines, "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
+    {"predict", cmd_predict,
+     "Table I formula, exact model and simulation side by side (predict --help)"},
+    {"validate", cmd_validate,
+     "predict (model, SMPI) and measure (mpirun), with errors (validate --help)"},
+    {"table1", cmd_table1,
+     "reproduce Table I of the circulant paper for p processes (table1 --help)"},
+    {"guidelines", cmd_guidelines,
+     "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
-    {"calibrate", cmd_calibrate, "measure this machine and write a platform file (see calibrate --help)"},
+    {"calibrate", cmd_calibrate,
+     "measure this machine and write a platform file (see calibrate --help)"},
 };
 
 static void usage(FILE *f) {
@@ -35,7 +40,8 @@ static void usage(FILE *f) {
 int cmd_list(int argc, char **argv) {
   int csv = 0;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--csv")) csv = 1;
+    if (!strcmp(argv[i], "--csv"))
+      csv = 1;
     else {
       fprintf(stderr, "collsim list: unknown option %s (valid: --csv)\n", argv[i]);
       return 2;
@@ -46,7 +52,8 @@ int cmd_list(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+      !strcmp(argv[1], "help")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }

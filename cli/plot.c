@@ -36,12 +36,33 @@ static const char *const kind_header[NKIND] = {
 
 /* Value slots of a row; NAN = column absent or value empty. */
 enum {
-  V_REPS, V_MEDIAN, V_MEAN, V_MIN, V_MAX, V_CILO, V_CIHI,
-  V_TABLE1, V_MODEL, V_SIM, V_RELERR,
-  V_MEAS, V_MLO, V_MHI, V_ERRM, V_ERRS,
-  V_LHS, V_RHS, V_RATIO, V_TOL, V_VIOL,
+  V_REPS,
+  V_MEDIAN,
+  V_MEAN,
+  V_MIN,
+  V_MAX,
+  V_CILO,
+  V_CIHI,
+  V_TABLE1,
+  V_MODEL,
+  V_SIM,
+  V_RELERR,
+  V_MEAS,
+  V_MLO,
+  V_MHI,
+  V_ERRM,
+  V_ERRS,
+  V_LHS,
+  V_RHS,
+  V_RATIO,
+  V_TOL,
+  V_VIOL,
   NV,
-  X_S0 = 100, X_S1, X_S2, X_P, X_BYTES
+  X_S0 = 100,
+  X_S1,
+  X_S2,
+  X_P,
+  X_BYTES
 };
 enum {
   CREQ = 1,    /* the header must have the column (it identifies the kind) */
@@ -56,32 +77,42 @@ typedef struct {
 } colspec;
 
 static const colspec bench_cols[] = {
-    {"coll", X_S0, CREQ | VREQ}, {"algo", X_S1, CREQ | VREQ},
+    {"coll", X_S0, CREQ | VREQ},    {"algo", X_S1, CREQ | VREQ},
     {"p", X_P, CREQ | VREQ | FINT}, {"bytes", X_BYTES, CREQ | VREQ | FINT},
-    {"reps", V_REPS, VREQ | FINT}, {"median_s", V_MEDIAN, CREQ | VREQ},
-    {"mean_s", V_MEAN, VREQ}, {"min_s", V_MIN, VREQ}, {"max_s", V_MAX, VREQ},
-    {"ci_lo_s", V_CILO, VREQ}, {"ci_hi_s", V_CIHI, VREQ}, {NULL, 0, 0}};
-static const colspec predict_cols[] = {
-    {"coll", X_S0, CREQ | VREQ}, {"algo", X_S1, CREQ | VREQ},
-    {"p", X_P, CREQ | VREQ | FINT}, {"bytes", X_BYTES, CREQ | VREQ | FINT},
-    {"table1_s", V_TABLE1, CREQ}, {"model_s", V_MODEL, CREQ | VREQ},
-    {"sim_s", V_SIM, CREQ}, {"rel_err", V_RELERR, 0}, {NULL, 0, 0}};
+    {"reps", V_REPS, VREQ | FINT},  {"median_s", V_MEDIAN, CREQ | VREQ},
+    {"mean_s", V_MEAN, VREQ},       {"min_s", V_MIN, VREQ},
+    {"max_s", V_MAX, VREQ},         {"ci_lo_s", V_CILO, VREQ},
+    {"ci_hi_s", V_CIHI, VREQ},      {NULL, 0, 0}};
+static const colspec predict_cols[] = {{"coll", X_S0, CREQ | VREQ},
+                                       {"algo", X_S1, CREQ | VREQ},
+                                       {"p", X_P, CREQ | VREQ | FINT},
+                                       {"bytes", X_BYTES, CREQ | VREQ | FINT},
+                                       {"table1_s", V_TABLE1, CREQ},
+                                       {"model_s", V_MODEL, CREQ | VREQ},
+                                       {"sim_s", V_SIM, CREQ},
+                                       {"rel_err", V_RELERR, 0},
+                                       {NULL, 0, 0}};
 static const colspec validate_cols[] = {
-    {"coll", X_S0, CREQ | VREQ}, {"algo", X_S1, CREQ | VREQ},
-    {"p", X_P, CREQ | VREQ | FINT}, {"bytes", X_BYTES, CREQ | VREQ | FINT},
-    {"model_s", V_MODEL, CREQ}, {"sim_s", V_SIM, CREQ},
+    {"coll", X_S0, CREQ | VREQ},         {"algo", X_S1, CREQ | VREQ},
+    {"p", X_P, CREQ | VREQ | FINT},      {"bytes", X_BYTES, CREQ | VREQ | FINT},
+    {"model_s", V_MODEL, CREQ},          {"sim_s", V_SIM, CREQ},
     {"measured_s", V_MEAS, CREQ | VREQ}, {"measured_lo_s", V_MLO, 0},
-    {"measured_hi_s", V_MHI, 0}, {"err_model", V_ERRM, FSIGNED},
-    {"err_sim", V_ERRS, FSIGNED}, {NULL, 0, 0}};
-static const colspec guide_cols[] = {
-    {"guideline", X_S0, CREQ | VREQ}, {"lhs", X_S1, CREQ | VREQ},
-    {"rhs", X_S2, CREQ | VREQ}, {"p", X_P, CREQ | VREQ | FINT},
-    {"bytes", X_BYTES, CREQ | VREQ | FINT}, {"lhs_s", V_LHS, CREQ | VREQ},
-    {"rhs_s", V_RHS, CREQ | VREQ}, {"ratio", V_RATIO, CREQ | VREQ},
-    {"tolerance", V_TOL, CREQ | VREQ}, {"violated", V_VIOL, CREQ | VREQ | FINT},
-    {NULL, 0, 0}};
+    {"measured_hi_s", V_MHI, 0},         {"err_model", V_ERRM, FSIGNED},
+    {"err_sim", V_ERRS, FSIGNED},        {NULL, 0, 0}};
+static const colspec guide_cols[] = {{"guideline", X_S0, CREQ | VREQ},
+                                     {"lhs", X_S1, CREQ | VREQ},
+                                     {"rhs", X_S2, CREQ | VREQ},
+                                     {"p", X_P, CREQ | VREQ | FINT},
+                                     {"bytes", X_BYTES, CREQ | VREQ | FINT},
+                                     {"lhs_s", V_LHS, CREQ | VREQ},
+                                     {"rhs_s", V_RHS, CREQ | VREQ},
+                                     {"ratio", V_RATIO, CREQ | VREQ},
+                                     {"tolerance", V_TOL, CREQ | VREQ},
+                                     {"violated", V_VIOL, CREQ | VREQ | FINT},
+                                     {NULL, 0, 0}};
 /* Most specific first: a header is of the first kind whose columns it has. */
-static const colspec *const kind_cols[NKIND] = {bench_cols, predict_cols, validate_cols, guide_cols};
+static const colspec *const kind_cols[NKIND] = {bench_cols, predict_cols, validate_cols,
+                                                guide_cols};
 static const int kind_order[NKIND] = {K_GUIDE, K_VALIDATE, K_PREDICT, K_BENCH};
 
 typedef struct {
@@ -104,11 +135,14 @@ static rec *recs;
 static long nrecs, caprecs;
 static int nerrors;
 
-static void bad(const char *file, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void bad(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void bad(const char *file, long line, const char *fmt, ...) {
   if (++nerrors > 20) return;
-  if (line > 0) fprintf(stderr, "collsim plot: %s:%ld: ", file, line);
-  else fprintf(stderr, "collsim plot: %s: ", file);
+  if (line > 0)
+    fprintf(stderr, "collsim plot: %s:%ld: ", file, line);
+  else
+    fprintf(stderr, "collsim plot: %s: ", file);
   va_list ap;
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
@@ -159,9 +193,12 @@ static int split_fields(char *line, char **f, int max) {
       }
       while (*p == ' ' || *p == '\t') p++;
       *w = '\0';
-      if (*p == ',') p++;
-      else if (*p) return -1;
-      else break;
+      if (*p == ',')
+        p++;
+      else if (*p)
+        return -1;
+      else
+        break;
     } else {
       f[n++] = p;
       char *c = strchr(p, ',');
@@ -273,7 +310,8 @@ static void read_csv(const char *path) {
     if (!nl) {
       /* Rows are complete only when they end with a newline: a writer may
        * still be appending this one. */
-      fprintf(stderr, "collsim plot: note: %s:%ld: incomplete last line (no newline) ignored\n", path, lineno);
+      fprintf(stderr, "collsim plot: note: %s:%ld: incomplete last line (no newline) ignored\n",
+              path, lineno);
       break;
     }
     *nl = '\0';
@@ -293,7 +331,8 @@ static void read_csv(const char *path) {
       hdrcopy = xstrdup(t);
       nh = split_fields(hdrcopy, hdr, MAXCOLS);
       if (nh < 0) {
-        bad(path, lineno, "cannot read the header line (more than %d columns or a bad quote)", MAXCOLS);
+        bad(path, lineno, "cannot read the header line (more than %d columns or a bad quote)",
+            MAXCOLS);
         hdr_error = 1;
         break;
       }
@@ -313,7 +352,8 @@ static void read_csv(const char *path) {
       if (cf->kind < 0) {
         bad(path, lineno, "unknown CSV kind: header '%s'", t);
         hdr_error = 1;
-        fprintf(stderr, "  known headers (docs/csv.md; columns in any order, more columns allowed):\n");
+        fprintf(stderr,
+                "  known headers (docs/csv.md; columns in any order, more columns allowed):\n");
         for (int k = 0; k < NKIND; k++) {
           fprintf(stderr, "    %-10s %s\n", kind_name[k], kind_header[k]);
           int nmiss = 0;
@@ -324,8 +364,7 @@ static void read_csv(const char *path) {
               size_t ml = strlen(miss);
               snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", c->name);
             }
-          if (nmiss <= 2)
-            fprintf(stderr, "               (this header lacks: %s)\n", miss);
+          if (nmiss <= 2) fprintf(stderr, "               (this header lacks: %s)\n", miss);
         }
         goto out;
       }
@@ -344,11 +383,14 @@ static void read_csv(const char *path) {
     /* A data row. */
     int n = split_fields(t, fld, MAXCOLS);
     if (n != nh) {
-      if (n < 0) bad(path, lineno, "cannot split the row into fields (bad quote or too many fields)");
-      else bad(path, lineno, "%d fields, but the header has %d", n, nh);
+      if (n < 0)
+        bad(path, lineno, "cannot split the row into fields (bad quote or too many fields)");
+      else
+        bad(path, lineno, "%d fields, but the header has %d", n, nh);
       continue;
     }
-    if (nrecs == caprecs) recs = xrealloc(recs, (caprecs = caprecs ? 2 * caprecs : 1024) * sizeof *recs);
+    if (nrecs == caprecs)
+      recs = xrealloc(recs, (caprecs = caprecs ? 2 * caprecs : 1024) * sizeof *recs);
     rec *r = &recs[nrecs];
     memset(r, 0, sizeof *r);
     r->kind = cf->kind;
@@ -393,9 +435,11 @@ static void read_csv(const char *path) {
     nrecs++;
     cf->rows++;
   }
-  if (cf->kind < 0 && !hdr_error) bad(path, 0, "no header line (empty, or only comments)");
+  if (cf->kind < 0 && !hdr_error)
+    bad(path, 0, "no header line (empty, or only comments)");
   else if (cf->kind >= 0 && cf->rows == 0 && nerrors == errors_before)
-    fprintf(stderr, "collsim plot: note: %s: a %s CSV without data rows\n", path, kind_name[cf->kind]);
+    fprintf(stderr, "collsim plot: note: %s: a %s CSV without data rows\n", path,
+            kind_name[cf->kind]);
 out:
   free(hdrcopy);
   free(buf);
@@ -433,10 +477,12 @@ static void check_row(const rec *r) {
     break;
   case K_PREDICT:
     if (!isnan(v[V_RELERR])) {
-      if (isnan(v[V_SIM])) bad(fn, r->line, "rel_err without sim_s");
+      if (isnan(v[V_SIM]))
+        bad(fn, r->line, "rel_err without sim_s");
       else if (v[V_MODEL] > 0 &&
                !close_to(v[V_RELERR], fabs(v[V_SIM] - v[V_MODEL]) / v[V_MODEL], DERIVED_REL, 1e-6))
-        bad(fn, r->line, "rel_err %.9g is not |sim_s - model_s| / model_s = %.9g: columns mixed up?",
+        bad(fn, r->line,
+            "rel_err %.9g is not |sim_s - model_s| / model_s = %.9g: columns mixed up?",
             v[V_RELERR], fabs(v[V_SIM] - v[V_MODEL]) / v[V_MODEL]);
     }
     break;
@@ -448,8 +494,8 @@ static void check_row(const rec *r) {
     if (v[V_MEAS] > 0) {
       if (!isnan(v[V_ERRM]) && !isnan(v[V_MODEL]) &&
           !close_to(v[V_ERRM], (v[V_MODEL] - v[V_MEAS]) / v[V_MEAS], DERIVED_REL, 1e-6))
-        bad(fn, r->line, "err_model %.9g is not (model_s - measured_s) / measured_s = %.9g", v[V_ERRM],
-            (v[V_MODEL] - v[V_MEAS]) / v[V_MEAS]);
+        bad(fn, r->line, "err_model %.9g is not (model_s - measured_s) / measured_s = %.9g",
+            v[V_ERRM], (v[V_MODEL] - v[V_MEAS]) / v[V_MEAS]);
       if (!isnan(v[V_ERRS]) && !isnan(v[V_SIM]) &&
           !close_to(v[V_ERRS], (v[V_SIM] - v[V_MEAS]) / v[V_MEAS], DERIVED_REL, 1e-6))
         bad(fn, r->line, "err_sim %.9g is not (sim_s - measured_s) / measured_s = %.9g", v[V_ERRS],
@@ -457,7 +503,8 @@ static void check_row(const rec *r) {
     }
     break;
   case K_GUIDE:
-    if (v[V_VIOL] != 0 && v[V_VIOL] != 1) bad(fn, r->line, "violated = %g (must be 0 or 1)", v[V_VIOL]);
+    if (v[V_VIOL] != 0 && v[V_VIOL] != 1)
+      bad(fn, r->line, "violated = %g (must be 0 or 1)", v[V_VIOL]);
     if (v[V_RHS] > 0 && !close_to(v[V_RATIO], v[V_LHS] / v[V_RHS], DERIVED_REL, 1e-12))
       bad(fn, r->line, "ratio %.9g is not lhs_s / rhs_s = %.9g: columns mixed up?", v[V_RATIO],
           v[V_LHS] / v[V_RHS]);
@@ -520,7 +567,8 @@ static int same_series(const rec *a, const rec *b) { return !cmp_series(a, b); }
 /* ---- options ------------------------------------------------------------ */
 
 enum { P_TIME, P_NORM, P_MODEL, P_SPEEDUP, P_VALIDATE, P_GUIDE, NPIC };
-static const char *const pic_kind[NPIC] = {"time", "normalized", "model", "speedup", "validate", "guidelines"};
+static const char *const pic_kind[NPIC] = {"time",    "normalized", "model",
+                                           "speedup", "validate",   "guidelines"};
 static const int pic_input[NPIC] = {K_BENCH, K_BENCH, K_PREDICT, K_BENCH, K_VALIDATE, K_GUIDE};
 
 static struct {
@@ -618,14 +666,22 @@ static void sanitize(char *dst, size_t len, const char *src) {
   for (const char *c = src; *c && n + 4 < len; c++) {
     const char *rep = NULL;
     char one[2] = {0, 0};
-    if (isalnum((unsigned char)*c) || *c == '.' || *c == '_' || *c == '-' || *c == '+') one[0] = *c, rep = one;
-    else if (c[0] == '<' && c[1] == '=') rep = "-le-", c++;
-    else if (c[0] == '>' && c[1] == '=') rep = "-ge-", c++;
-    else if (*c == '<') rep = "-lt-";
-    else if (*c == '>') rep = "-gt-";
-    else if (*c == '=') rep = "-eq-";
-    else if (*c == ':') rep = "-";
-    else rep = "_";
+    if (isalnum((unsigned char)*c) || *c == '.' || *c == '_' || *c == '-' || *c == '+')
+      one[0] = *c, rep = one;
+    else if (c[0] == '<' && c[1] == '=')
+      rep = "-le-", c++;
+    else if (c[0] == '>' && c[1] == '=')
+      rep = "-ge-", c++;
+    else if (*c == '<')
+      rep = "-lt-";
+    else if (*c == '>')
+      rep = "-gt-";
+    else if (*c == '=')
+      rep = "-eq-";
+    else if (*c == ':')
+      rep = "-";
+    else
+      rep = "_";
     for (; *rep && n + 1 < len; rep++) dst[n++] = *rep;
   }
   dst[n] = '\0';
@@ -683,7 +739,8 @@ static void pic_close_series(FILE *f) {
 
 /* Series style: one colour per algorithm name, the same in every picture. */
 static int style_of(const char *algo, int *other) {
-  static const char *const fixed[] = {"circulant", "circulant_rsag", "ceilhalf", "butterfly", "bruck", "native"};
+  static const char *const fixed[] = {"circulant", "circulant_rsag", "ceilhalf",
+                                      "butterfly", "bruck",          "native"};
   for (int i = 0; i < 6; i++)
     if (algo && !strcmp(algo, fixed[i])) return i + 1;
   return 7 + (*other)++ % 6;
@@ -740,8 +797,10 @@ typedef struct {
 static void xs_add(xset *s, double x) {
   for (int i = 0; i < s->n; i++)
     if (s->v[i] == x) return;
-  if (s->n == 11) s->many = 1;
-  else s->v[s->n++] = x;
+  if (s->n == 11)
+    s->many = 1;
+  else
+    s->v[s->n++] = x;
 }
 static void xs_pass(picture *p, const xset *s) {
   if (s->many || s->n < 3) return;
@@ -892,10 +951,13 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
     return 0;
   }
   if (missing)
-    note(p->name, "%ld rows left out (bytes = 0, a time of 0, or no %s row of the same size)", missing, ref);
+    note(p->name, "%ld rows left out (bytes = 0, a time of 0, or no %s row of the same size)",
+         missing, ref);
   char ylab[300], reflab[300];
-  if (speedup) snprintf(ylab, sizeof ylab, "speedup  time(%s) / time(algorithm)", ref);
-  else snprintf(ylab, sizeof ylab, "time / time(%s)", ref);
+  if (speedup)
+    snprintf(ylab, sizeof ylab, "speedup  time(%s) / time(algorithm)", ref);
+  else
+    snprintf(ylab, sizeof ylab, "time / time(%s)", ref);
   snprintf(reflab, sizeof reflab, "%s (= 1)", ref);
   pa_num(p, "n", n);
   pa_num(p, "xmin", xmin);
@@ -944,8 +1006,10 @@ static void plan_model(long g0, long g1) {
       if (!(r->bytes > 0 && r->v[V_MODEL] > 0)) continue;
       double t1 = r->v[V_TABLE1], m = r->v[V_MODEL], s = r->v[V_SIM];
       fprintf(f, "%.17g ", r->bytes);
-      if (t1 > 0) fprintf(f, "%.9g ", t1 * 1e6), ymin = fmin(ymin, t1 * 1e6), ymax = fmax(ymax, t1 * 1e6);
-      else fprintf(f, "? ");
+      if (t1 > 0)
+        fprintf(f, "%.9g ", t1 * 1e6), ymin = fmin(ymin, t1 * 1e6), ymax = fmax(ymax, t1 * 1e6);
+      else
+        fprintf(f, "? ");
       fprintf(f, "%.9g ", m * 1e6);
       ymin = fmin(ymin, m * 1e6), ymax = fmax(ymax, m * 1e6);
       if (s > 0) {
@@ -971,7 +1035,8 @@ static void plan_model(long g0, long g1) {
     note(nm, "nothing to draw (all rows have bytes = 0 or model_s = 0; log scale)");
     return;
   }
-  if (dropped) note(p->name, "%ld rows with bytes = 0 or model_s = 0 left out (log scale)", dropped);
+  if (dropped)
+    note(p->name, "%ld rows with bytes = 0 or model_s = 0 left out (log scale)", dropped);
   pa_num(p, "n", n);
   pa_num(p, "xmin", xmin);
   pa_num(p, "xmax", xmax);
@@ -1008,12 +1073,15 @@ static void plan_validate(long g0, long g1) {
     int seen = 0;
     for (int j = 0; j < nps; j++) seen |= ps[j] == pp;
     if (!seen) {
-      if (nps < 6) ps[nps++] = pp;
-      else manyp = 1;
+      if (nps < 6)
+        ps[nps++] = pp;
+      else
+        manyp = 1;
     }
   }
   char ttl[800], pl[300], suf[300], ml[2000] = "", sl[2000] = "", tmp[64], plist[200] = "";
-  if (manyp) snprintf(plist, sizeof plist, "p = %ld..%ld", pmin, pmax);
+  if (manyp)
+    snprintf(plist, sizeof plist, "p = %ld..%ld", pmin, pmax);
   else {
     for (int a = 1; a < nps; a++)
       for (int b = a; b > 0 && ps[b - 1] > ps[b]; b--) {
@@ -1028,8 +1096,8 @@ static void plan_validate(long g0, long g1) {
     }
   }
   snprintf(pl, sizeof pl, "%s", files[r0->file].platform);
-  snprintf(ttl, sizeof ttl, "%s%s%s, %s: predicted vs measured", mpi_name(r0->s[0]), pl[0] ? " on " : "", pl,
-           plist);
+  snprintf(ttl, sizeof ttl, "%s%s%s, %s: predicted vs measured", mpi_name(r0->s[0]),
+           pl[0] ? " on " : "", pl, plist);
   name_suffix(suf, sizeof suf, r0);
   int xerr = 1;
   for (long i = g0; i < g1; i++) xerr &= !isnan(recs[i].v[V_MLO]) && !isnan(recs[i].v[V_MHI]);
@@ -1057,15 +1125,18 @@ static void plan_validate(long g0, long g1) {
     FILE *f = pic_series(p, ++n);
     for (long i = g0; i < g1; i++) {
       const rec *r = &recs[i];
-      if (strcmp(r->s[1], algo) || !(r->v[V_MEAS] > 0 && (r->v[V_MODEL] > 0 || r->v[V_SIM] > 0))) continue;
+      if (strcmp(r->s[1], algo) || !(r->v[V_MEAS] > 0 && (r->v[V_MODEL] > 0 || r->v[V_SIM] > 0)))
+        continue;
       double me = r->v[V_MEAS] * 1e6, mlo = me, mhi = me;
       if (xerr && r->v[V_MLO] > 0) mlo = r->v[V_MLO] * 1e6, mhi = r->v[V_MHI] * 1e6;
       fprintf(f, "%.9g %.9g %.9g", me, mlo, mhi);
       lo = fmin(lo, mlo), hi = fmax(hi, mhi);
       for (int s = 0; s < 2; s++) {
         double v = r->v[s ? V_SIM : V_MODEL];
-        if (v > 0) fprintf(f, " %.9g", v * 1e6), lo = fmin(lo, v * 1e6), hi = fmax(hi, v * 1e6);
-        else fprintf(f, " ?");
+        if (v > 0)
+          fprintf(f, " %.9g", v * 1e6), lo = fmin(lo, v * 1e6), hi = fmax(hi, v * 1e6);
+        else
+          fprintf(f, " ?");
       }
       fprintf(f, "\n");
     }
@@ -1084,7 +1155,8 @@ static void plan_validate(long g0, long g1) {
     note(nm, "nothing to draw (no row with a measured and a predicted time > 0)");
     return;
   }
-  if (dropped) note(p->name, "%ld rows without a measured and a predicted time > 0 left out", dropped);
+  if (dropped)
+    note(p->name, "%ld rows without a measured and a predicted time > 0 left out", dropped);
   /* Both axes the same decades. */
   double dlo = pow(10, floor(log10(lo))), dhi = pow(10, ceil(log10(hi)));
   if (dhi <= dlo) dhi = dlo * 10;
@@ -1115,8 +1187,10 @@ static void plan_guide(long g0, long g1) {
     long k = 0, kv = 0;
     for (long i = s0; i < s1; i++) {
       const rec *r = &recs[i];
-      if (r->bytes > 0 && r->v[V_RATIO] > 0) k++, kv += r->v[V_VIOL] > 0;
-      else dropped++, dropped_viol += r->v[V_VIOL] > 0;
+      if (r->bytes > 0 && r->v[V_RATIO] > 0)
+        k++, kv += r->v[V_VIOL] > 0;
+      else
+        dropped++, dropped_viol += r->v[V_VIOL] > 0;
     }
     if (!k) continue;
     if (!p) p = pic_begin("guidelines.gp", ttl, "guideline-%s-p%ld%s", r0->s[0], r0->p, suf);
@@ -1145,7 +1219,8 @@ static void plan_guide(long g0, long g1) {
     return;
   }
   if (dropped)
-    note(p->name, "%ld rows with bytes = 0 or ratio = 0 left out (%ld of them violated)", dropped, dropped_viol);
+    note(p->name, "%ld rows with bytes = 0 or ratio = 0 left out (%ld of them violated)", dropped,
+         dropped_viol);
   if (tol >= 0) ymax = fmax(ymax, 1 + tol);
   pa_num(p, "n", n);
   pa_num(p, "xmin", xmin);
@@ -1186,11 +1261,14 @@ static const char *check_output(const char *path, int svg) {
   fseek(f, 0, SEEK_END);
   long size = ftell(f);
   const char *why = NULL;
-  if (size <= 0) why = "empty";
-  else if (!svg && (n < 8 || memcmp(b, "\x89PNG\r\n\x1a\n", 8))) why = "not a PNG file";
+  if (size <= 0)
+    why = "empty";
+  else if (!svg && (n < 8 || memcmp(b, "\x89PNG\r\n\x1a\n", 8)))
+    why = "not a PNG file";
   else if (svg) {
     b[n] = '\0';
-    if (!strstr((char *)b, "<svg")) why = "not an SVG file";
+    if (!strstr((char *)b, "<svg"))
+      why = "not an SVG file";
     else {
       char tail[64] = {0};
       long off = size > 40 ? size - 40 : 0;
@@ -1219,7 +1297,8 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
     snprintf(final[k], sizeof final[k], "%s/%s.%s", opt.out, p->name, ext[k]);
     snprintf(part[k], sizeof part[k], "%s/.%s.%s.part", opt.out, p->name, ext[k]);
     pa_str(&q, k ? "outsvg" : "outpng", part[k]);
-    if (on[k]) snprintf(fmts + strlen(fmts), sizeof fmts - strlen(fmts), "%s%s", fmts[0] ? " " : "", ext[k]);
+    if (on[k])
+      snprintf(fmts + strlen(fmts), sizeof fmts - strlen(fmts), "%s%s", fmts[0] ? " " : "", ext[k]);
     unlink(part[k]);
   }
   pa_str(&q, "fmts", fmts);
@@ -1241,8 +1320,7 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
     _exit(127);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   free(q.assign);
 
   /* gnuplot's messages: shown; a series that vanished is an error. */
@@ -1252,13 +1330,15 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
   while (lf && fgets(line, sizeof line, lf)) {
     if (!line[0] || line[0] == '\n') continue;
     if (strstr(line, "no valid points")) vanished = 1;
-    fprintf(stderr, "collsim plot: %s: gnuplot: %s%s", p->name, line, strchr(line, '\n') ? "" : "\n");
+    fprintf(stderr, "collsim plot: %s: gnuplot: %s%s", p->name, line,
+            strchr(line, '\n') ? "" : "\n");
   }
   if (lf) fclose(lf);
   if (failed || vanished) {
-    fprintf(stderr, "collsim plot: %s: gnuplot %s (script %s); picture not written\n", p->name,
-            failed ? (WIFEXITED(status) ? "failed" : "was killed") : "found a series without points",
-            script);
+    fprintf(
+        stderr, "collsim plot: %s: gnuplot %s (script %s); picture not written\n", p->name,
+        failed ? (WIFEXITED(status) ? "failed" : "was killed") : "found a series without points",
+        script);
     for (int k = 0; k < 2; k++) unlink(part[k]);
     return -1;
   }
@@ -1276,7 +1356,8 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
     if (rc) {
       unlink(part[k]);
     } else if (rename(part[k], final[k])) {
-      fprintf(stderr, "collsim plot: cannot rename %s to %s: %s\n", part[k], final[k], strerror(errno));
+      fprintf(stderr, "collsim plot: cannot rename %s to %s: %s\n", part[k], final[k],
+              strerror(errno));
       unlink(part[k]);
       rc = -1;
     } else {
@@ -1309,7 +1390,8 @@ static const char *scripts_dir(void) {
       return NULL;
     }
   }
-  fprintf(stderr, "collsim plot: cannot find the gnuplot scripts (plots/*.gp); set COLLSIM_PLOTS_DIR\n");
+  fprintf(stderr,
+          "collsim plot: cannot find the gnuplot scripts (plots/*.gp); set COLLSIM_PLOTS_DIR\n");
   return NULL;
 }
 
@@ -1336,14 +1418,17 @@ int cmd_plot(int argc, char **argv) {
       plot_usage(stdout);
       return 0;
     }
-    static const char *const withval[] = {"--out", "--kind", "--baseline", "--format", "--errorbars", "--data"};
+    static const char *const withval[] = {"--out",    "--kind",      "--baseline",
+                                          "--format", "--errorbars", "--data"};
     int known = -1;
     for (int k = 0; k < 6; k++) {
       size_t l = strlen(withval[k]);
       if (!strncmp(a, withval[k], l) && (a[l] == '\0' || a[l] == '=')) {
         known = k;
-        if (a[l] == '=') val = a + l + 1;
-        else if (i + 1 < argc) val = argv[++i];
+        if (a[l] == '=')
+          val = a + l + 1;
+        else if (i + 1 < argc)
+          val = argv[++i];
         else {
           fprintf(stderr, "collsim plot: %s needs a value\n", withval[k]);
           return 2;
@@ -1351,10 +1436,11 @@ int cmd_plot(int argc, char **argv) {
       }
     }
     if (known < 0 && a[0] == '-' && a[1]) {
-      fprintf(stderr,
-              "collsim plot: unknown option %s (valid: --out, --kind, --baseline, --format, --errorbars, --data, "
-              "--help)\n",
-              a);
+      fprintf(
+          stderr,
+          "collsim plot: unknown option %s (valid: --out, --kind, --baseline, --format, --errorbars, --data, "
+          "--help)\n",
+          a);
       return 2;
     }
     if (known < 0) {
@@ -1413,10 +1499,12 @@ int cmd_plot(int argc, char **argv) {
   for (long i = 1; i < nrecs; i++) {
     const rec *a = &recs[i - 1], *b = &recs[i];
     if (!cmp_group(a, b, 1) && same_series(a, b) && a->bytes == b->bytes)
-      bad(files[b->file].path, b->line, "the same %s as %s:%ld (%s, %s%s%s, p = %ld, bytes = %.17g%s%s): one row per point",
-          a->kind == K_GUIDE ? "guideline, sides, p and bytes" : "coll, algo, p and bytes", files[a->file].path,
-          a->line, a->s[0], a->s[1], a->s[2] ? ", " : "", a->s[2] ? a->s[2] : "", a->p, a->bytes,
-          files[a->file].platform[0] ? ", platform " : "", files[a->file].platform);
+      bad(files[b->file].path, b->line,
+          "the same %s as %s:%ld (%s, %s%s%s, p = %ld, bytes = %.17g%s%s): one row per point",
+          a->kind == K_GUIDE ? "guideline, sides, p and bytes" : "coll, algo, p and bytes",
+          files[a->file].path, a->line, a->s[0], a->s[1], a->s[2] ? ", " : "",
+          a->s[2] ? a->s[2] : "", a->p, a->bytes, files[a->file].platform[0] ? ", platform " : "",
+          files[a->file].platform);
   }
   if (nerrors) {
     if (nerrors > 20) fprintf(stderr, "collsim plot: ... %d errors in all\n", nerrors);
@@ -1432,7 +1520,8 @@ int cmd_plot(int argc, char **argv) {
     if (opt.want[k] == 1 && !have[pic_input[k]]) {
       fprintf(stderr, "collsim plot: --kind %s needs a %s CSV (header %s); given:", pic_kind[k],
               kind_name[pic_input[k]], kind_header[pic_input[k]]);
-      for (int i = 0; i < nfiles; i++) fprintf(stderr, "%s %s (%s)", i ? "," : "", files[i].path, kind_name[files[i].kind]);
+      for (int i = 0; i < nfiles; i++)
+        fprintf(stderr, "%s %s (%s)", i ? "," : "", files[i].path, kind_name[files[i].kind]);
       fprintf(stderr, "\n");
       free_all();
       return 2;
@@ -1440,14 +1529,17 @@ int cmd_plot(int argc, char **argv) {
   for (int i = 0; i < nfiles; i++) {
     int used = 0;
     for (int k = 0; k < NPIC; k++) used |= opt.want[k] && pic_input[k] == files[i].kind;
-    if (!used) fprintf(stderr, "collsim plot: note: %s: a %s CSV, nothing to draw for the --kind given\n", files[i].path, kind_name[files[i].kind]);
+    if (!used)
+      fprintf(stderr, "collsim plot: note: %s: a %s CSV, nothing to draw for the --kind given\n",
+              files[i].path, kind_name[files[i].kind]);
   }
 
   /* 3. Plan: data files and gnuplot variables of every picture. */
   char tmpdir[4200] = "";
   if (opt.data) {
     if (cs_mkdir_p(opt.data)) {
-      fprintf(stderr, "collsim plot: cannot create the directory %s: %s\n", opt.data, strerror(errno));
+      fprintf(stderr, "collsim plot: cannot create the directory %s: %s\n", opt.data,
+              strerror(errno));
       free_all();
       return 2;
     }
@@ -1468,7 +1560,9 @@ int cmd_plot(int argc, char **argv) {
     if (kind == K_BENCH) {
       if (opt.want[P_TIME]) plan_time(g0, g1);
       if (opt.want[P_NORM]) {
-        const char *b = opt.baseline ? opt.baseline : !strcmp(recs[g0].s[0], "allreduce") ? "circulant_rsag" : NULL;
+        const char *b = opt.baseline                          ? opt.baseline
+                        : !strcmp(recs[g0].s[0], "allreduce") ? "circulant_rsag"
+                                                              : NULL;
         if (b) nbase += plan_ratio(g0, g1, 0, b);
       }
       if (opt.want[P_SPEEDUP]) {
@@ -1487,16 +1581,22 @@ int cmd_plot(int argc, char **argv) {
   }
   if (opt.want[P_NORM] == 1 && !nbase) {
     if (opt.baseline)
-      fprintf(stderr, "collsim plot: --kind normalized: the baseline '%s' is in no (collective, p) of the bench CSVs\n",
-              opt.baseline);
+      fprintf(
+          stderr,
+          "collsim plot: --kind normalized: the baseline '%s' is in no (collective, p) of the bench CSVs\n",
+          opt.baseline);
     else
-      fprintf(stderr, "collsim plot: --kind normalized: no baseline; allreduce uses circulant_rsag when the CSV has "
-                      "it, otherwise give --baseline ALGO\n");
+      fprintf(
+          stderr,
+          "collsim plot: --kind normalized: no baseline; allreduce uses circulant_rsag when the CSV has "
+          "it, otherwise give --baseline ALGO\n");
     rc = 2;
   }
   if (opt.want[P_SPEEDUP] == 1 && !nlib) {
-    fprintf(stderr, "collsim plot: --kind speedup: needs a library algorithm (native, native:NAME or lib:NAME) "
-                    "and another algorithm in the same (collective, p) of a bench CSV\n");
+    fprintf(
+        stderr,
+        "collsim plot: --kind speedup: needs a library algorithm (native, native:NAME or lib:NAME) "
+        "and another algorithm in the same (collective, p) of a bench CSV\n");
     rc = 2;
   }
   if (!rc && npics == 0) {
@@ -1511,26 +1611,30 @@ int cmd_plot(int argc, char **argv) {
     const char *g = getenv("COLLSIM_GNUPLOT");
     if (!g || !*g) g = "gnuplot";
     if (find_exe(g, gnuplot, sizeof gnuplot)) {
-      fprintf(stderr,
-              "collsim plot: gnuplot not found ('%s'); install it (Debian: apt-get install gnuplot-nox) or set "
-              "COLLSIM_GNUPLOT to its path\n",
-              g);
+      fprintf(
+          stderr,
+          "collsim plot: gnuplot not found ('%s'); install it (Debian: apt-get install gnuplot-nox) or set "
+          "COLLSIM_GNUPLOT to its path\n",
+          g);
       rc = 1;
     } else if (!(gpdir = scripts_dir())) {
       rc = 1;
     } else if (cs_mkdir_p(opt.out)) {
-      fprintf(stderr, "collsim plot: cannot create the output directory %s: %s\n", opt.out, strerror(errno));
+      fprintf(stderr, "collsim plot: cannot create the output directory %s: %s\n", opt.out,
+              strerror(errno));
       rc = 2;
     }
   }
   int drawn = 0, failed = 0;
   for (int i = 0; i < npics && !rc; i++) {
-    if (draw(&pics[i], gnuplot, gpdir)) failed++;
-    else drawn++;
+    if (draw(&pics[i], gnuplot, gpdir))
+      failed++;
+    else
+      drawn++;
   }
   if (!rc) {
-    fprintf(stderr, "collsim plot: %d picture%s drawn in %s%s", drawn, drawn == 1 ? "" : "s", opt.out,
-            failed ? "" : "\n");
+    fprintf(stderr, "collsim plot: %d picture%s drawn in %s%s", drawn, drawn == 1 ? "" : "s",
+            opt.out, failed ? "" : "\n");
     if (failed) fprintf(stderr, ", %d failed\n", failed);
     if (opt.data) fprintf(stderr, "collsim plot: data files in %s/<picture>/\n", opt.data);
     rc = failed ? 1 : 0;

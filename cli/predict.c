@@ -25,7 +25,7 @@ static int pred_extra(int argc, char **argv, int i, void *ctx) {
     o->nosim = 1;
     return 1;
   }
-  double *dst = !strcmp(a, "--alpha") ? &o->alpha
+  double *dst = !strcmp(a, "--alpha")   ? &o->alpha
                 : !strcmp(a, "--beta")  ? &o->beta
                 : !strcmp(a, "--gamma") ? &o->gamma
                                         : NULL;
@@ -96,15 +96,19 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
       char err[512];
       if (cs_model_has(q->coll, algo)) {
-        if (cs_model_time(mo, &c, &model, err, sizeof err) == 0) snprintf(ms, sizeof ms, "%.10g", model);
-        else fprintf(stderr, "collsim predict: %s\n", err);
+        if (cs_model_time(mo, &c, &model, err, sizeof err) == 0)
+          snprintf(ms, sizeof ms, "%.10g", model);
+        else
+          fprintf(stderr, "collsim predict: %s\n", err);
       }
       double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
       if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
-      if (sim >= 0 && model > 0) snprintf(re, sizeof re, "%.3g", fabs(sim - model) / model);
-      else if (sim >= 0 && model == 0) snprintf(re, sizeof re, "%.3g", sim == 0 ? 0.0 : INFINITY);
-      fprintf(out, "%s,%s,%d,%ld,%s,%s,%s,%s\n", cs_colls[q->coll].name, algo, q->np, m, t1, ms,
-              ss, re);
+      if (sim >= 0 && model > 0)
+        snprintf(re, sizeof re, "%.3g", fabs(sim - model) / model);
+      else if (sim >= 0 && model == 0)
+        snprintf(re, sizeof re, "%.3g", sim == 0 ? 0.0 : INFINITY);
+      fprintf(out, "%s,%s,%d,%ld,%s,%s,%s,%s\n", cs_colls[q->coll].name, algo, q->np, m, t1, ms, ss,
+              re);
       fflush(out);
     }
 }
@@ -137,7 +141,8 @@ int cmd_predict(int argc, char **argv) {
   }
   if (rc) return rc;
   if (!q.nalgos || !q.nbytes) {
-    fprintf(stderr, "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
+    fprintf(stderr,
+            "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
     return 2;
   }
   if (platform[0] && po.model) {
@@ -157,7 +162,8 @@ int cmd_predict(int argc, char **argv) {
     }
   } else {
     mo = cs_model_abg(po.alpha, po.beta, po.gamma);
-    if (!po.nosim && write_abg(dir, q.np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml))
+    if (!po.nosim &&
+        write_abg(dir, q.np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml))
       rc = 2;
   }
   char simcsv[4200] = "";
@@ -220,9 +226,12 @@ int cmd_table1(int argc, char **argv) {
       return 2;
     }
     i++;
-    if (!strcmp(a, "--np")) np = atoi(v);
-    else if (!strcmp(a, "--bytes")) bytes = v;
-    else csv = v;
+    if (!strcmp(a, "--np"))
+      np = atoi(v);
+    else if (!strcmp(a, "--bytes"))
+      bytes = v;
+    else
+      csv = v;
   }
   if (np < 1) {
     fprintf(stderr, "collsim table1: --np P (>= 1) is required\n");
@@ -245,7 +254,9 @@ int cmd_table1(int argc, char **argv) {
     const char *label;
     const char *algos[5];
   } ops[] = {
-      {CS_allreduce, "Reduction-to-all", {"circulant", "ceilhalf", "circulant_rsag", "butterfly", NULL}},
+      {CS_allreduce,
+       "Reduction-to-all",
+       {"circulant", "ceilhalf", "circulant_rsag", "butterfly", NULL}},
       {CS_reduce, "Reduction-to-root", {"circulant", "butterfly", NULL}},
       {CS_reduce_scatter_block, "Reduce-scatter", {"circulant", "ceilhalf", "butterfly", NULL}},
       {CS_allgather, "Allgather", {"circulant", "ceilhalf", "butterfly", "bruck", NULL}},

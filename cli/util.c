@@ -30,14 +30,19 @@ int cs_parse_np_list(const char *s, int *out, int max) {
       }
       out[n++] = (int)v;
     }
-    if (*end == ',') end++;
-    else if (*end) goto bad;
+    if (*end == ',')
+      end++;
+    else if (*end)
+      goto bad;
     p = end;
   }
   if (n == 0) goto bad;
   return n;
 bad:
-  fprintf(stderr, "collsim: --np '%s': expected a number, a range A-B or a list of them (e.g. 1-40,48,64)\n", s);
+  fprintf(
+      stderr,
+      "collsim: --np '%s': expected a number, a range A-B or a list of them (e.g. 1-40,48,64)\n",
+      s);
   return -1;
 }
 
@@ -73,11 +78,16 @@ static int parse_size(const char *s, const char **end, long *v) {
   double x = strtod(s, &e);
   if (e == s || x < 0) return -1;
   double mul = 1;
-  if (*e == 'K' || *e == 'k') mul = 1024, e++;
-  else if (*e == 'M' || *e == 'm') mul = 1048576, e++;
-  else if (*e == 'G' || *e == 'g') mul = 1073741824.0, e++;
-  if (*e == 'i' && e[1] == 'B') e += 2;
-  else if (*e == 'B') e++;
+  if (*e == 'K' || *e == 'k')
+    mul = 1024, e++;
+  else if (*e == 'M' || *e == 'm')
+    mul = 1048576, e++;
+  else if (*e == 'G' || *e == 'g')
+    mul = 1073741824.0, e++;
+  if (*e == 'i' && e[1] == 'B')
+    e += 2;
+  else if (*e == 'B')
+    e++;
   x *= mul;
   if (x != (double)(long)x || x > 4e9) return -1;
   *v = (long)x;
@@ -104,7 +114,8 @@ int cs_parse_sizes(const char *s, long *out, int max) {
         } else if (e[1] == '+') {
           step = strtod(e + 2, &q);
           if (q == e + 2 || step < 1) goto bad;
-        } else goto bad;
+        } else
+          goto bad;
         e = q;
       }
       if (a == 0 && step == 0) goto bad; /* 0 x f never grows */
@@ -117,8 +128,10 @@ int cs_parse_sizes(const char *s, long *out, int max) {
       out[n++] = (long)(v + 0.5);
       if (a == b) break;
     }
-    if (*e == ',') e++;
-    else if (*e) goto bad;
+    if (*e == ',')
+      e++;
+    else if (*e)
+      goto bad;
     p = e;
   }
   if (n == 0) goto bad;

@@ -118,7 +118,9 @@ int cmd_validate(int argc, char **argv) {
     return 1;
   }
   fprintf(f, "# collsim validate platform=%s np=%d\n", q.xml, q.np);
-  fprintf(f, "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim\n");
+  fprintf(
+      f,
+      "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim\n");
   int n = q.nalgos * q.nbytes, ne[4] = {0, 0, 0, 0};
   double *e[4];
   for (int k = 0; k < 4; k++) e[k] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -132,7 +134,8 @@ int cmd_validate(int argc, char **argv) {
       double lo = cs_bench_lookup_col(meascsv, algo, b, "ci_lo_s");
       double hi = cs_bench_lookup_col(meascsv, algo, b, "ci_hi_s");
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
-      if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0) model = -1;
+      if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
+        model = -1;
       char ms[40] = "", ss[40] = "", em[40] = "", es[40] = "";
       if (model >= 0) snprintf(ms, sizeof ms, "%.10g", model);
       if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
@@ -155,16 +158,20 @@ int cmd_validate(int argc, char **argv) {
   FILE *r = fopen(md, "w");
   if (r) {
     fprintf(r, "# Predicted against measured: %s, p = %d\n\n", cs_colls[q.coll].mpi_name, q.np);
-    fprintf(r, "Platform: `%s` (model parameters from its collsim-model line). Measured with "
-               "mpirun on this machine; times are medians. Error = (predicted - measured) / "
-               "measured, reported as absolute values.\n\n", q.xml);
+    fprintf(r,
+            "Platform: `%s` (model parameters from its collsim-model line). Measured with "
+            "mpirun on this machine; times are medians. Error = (predicted - measured) / "
+            "measured, reported as absolute values.\n\n",
+            q.xml);
     fprintf(r, "| prediction | median error | worst error | cases |\n|---|---:|---:|---:|\n");
     summary(r, "model, all sizes", e[0], ne[0]);
     summary(r, "simulation, all sizes", e[1], ne[1]);
     summary(r, "model, m >= 64 KiB", e[2], ne[2]);
     summary(r, "simulation, m >= 64 KiB", e[3], ne[3]);
-    fprintf(r, "\nEvery case: `%s`. native is Open MPI's collective when measured and SMPI's "
-               "when simulated (different implementations); it has no model.\n", csv);
+    fprintf(r,
+            "\nEvery case: `%s`. native is Open MPI's collective when measured and SMPI's "
+            "when simulated (different implementations); it has no model.\n",
+            csv);
     fclose(r);
     FILE *rr = fopen(md, "r");
     char line[1024];
@@ -172,8 +179,11 @@ int cmd_validate(int argc, char **argv) {
     if (rr) fclose(rr);
   }
   for (int k = 0; k < 4; k++) free(e[k]);
-  snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv, dir);
-  if (system(cmd) != 0) fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
-  else fprintf(stderr, "collsim validate: table %s, report %s, plots in %s\n", csv, md, dir);
+  snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv,
+           dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
+  else
+    fprintf(stderr, "collsim validate: table %s, report %s, plots in %s\n", csv, md, dir);
   return 0;
 }

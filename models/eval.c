@@ -30,25 +30,22 @@ static int split_coll(cs_coll c) {
   return c == CS_reduce_scatter || c == CS_allgatherv || c == CS_gatherv || c == CS_scatterv;
 }
 
-long cs_case_bytes(cs_coll coll, int p, long m) {
-  return block_coll(coll) ? (long)p * (m / p) : m;
-}
+long cs_case_bytes(cs_coll coll, int p, long m) { return block_coll(coll) ? (long)p * (m / p) : m; }
 
 void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]) {
   for (int i = 0; i < p; i++) {
-    if (block_coll(coll)) blocks[i] = m / p;
-    else if (split_coll(coll)) blocks[i] = m / p + (i < m % p ? 1 : 0);
-    else blocks[i] = 0;
+    if (block_coll(coll))
+      blocks[i] = m / p;
+    else if (split_coll(coll))
+      blocks[i] = m / p + (i < m % p ? 1 : 0);
+    else
+      blocks[i] = 0;
   }
 }
 
-int cs_case_equal_blocks(cs_coll coll, int p, long m) {
-  return !split_coll(coll) || m % p == 0;
-}
+int cs_case_equal_blocks(cs_coll coll, int p, long m) { return !split_coll(coll) || m % p == 0; }
 
-int cs_model_has(cs_coll coll, const char *algo) {
-  return cs_model_generator(coll, algo) != NULL;
-}
+int cs_model_has(cs_coll coll, const char *algo) { return cs_model_generator(coll, algo) != NULL; }
 
 /* ---- programs ------------------------------------------------------------ */
 
@@ -188,8 +185,7 @@ static void advance(engine *e, int r) {
   }
 }
 
-static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
-               size_t errlen) {
+static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err, size_t errlen) {
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);

@@ -43,9 +43,9 @@ typedef struct {
   double alpha, beta, gamma; /* s, s/byte, s/byte */
   double envelope;           /* bytes added to every message: 16 in SMPI, 0 in the papers */
   /* MAXRATE and LANES: */
-  double alpha_l, beta_l;    /* intra-node */
-  double Rb, RN;             /* bytes/s: per process, per NIC */
-  double Rx;                 /* bytes/s between lanes of a node (0: no limit) */
+  double alpha_l, beta_l; /* intra-node */
+  double Rb, RN;          /* bytes/s: per process, per NIC */
+  double Rx;              /* bytes/s between lanes of a node (0: no limit) */
   int ppn, lanes;
 } cs_model;
 
@@ -84,18 +84,17 @@ int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, si
 /* Per-process detail for tests and teaching: messages sent, bytes sent and
  * bytes of local work of the slowest and of all processes. */
 typedef struct {
-  double time;      /* slowest process */
-  long messages;    /* messages sent by all processes */
-  double sent;      /* bytes sent by all processes */
-  double local;     /* bytes of local work of all processes */
-  int rounds;       /* communication steps of the longest process */
+  double time;   /* slowest process */
+  long messages; /* messages sent by all processes */
+  double sent;   /* bytes sent by all processes */
+  double local;  /* bytes of local work of all processes */
+  int rounds;    /* communication steps of the longest process */
 } cs_model_stats;
 int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char *err,
                   size_t errlen);
 
 /* The paper's formula for (coll, algo) under an ABG model (envelope added
  * per message). Returns 0, or -1 when the papers give no formula. */
-int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, long m,
-                   double *t);
+int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, long m, double *t);
 
 #endif

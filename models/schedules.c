@@ -91,7 +91,8 @@ static void ceilhalf_rs_core(cs_prog *g, const cs_mlay *l, int inplace) {
         if (last && !dst_out) prog_local(g, r, (double)own_n);
       } else {
         prog_xchg(g, r, to, (double)ml_sum(l, r + s, sp - s), from, (double)rn);
-        if (dst_out) prog_local(g, r, (double)own_n);
+        if (dst_out)
+          prog_local(g, r, (double)own_n);
         else {
           prog_local(g, r, (double)rn);
           if (last) prog_local(g, r, (double)own_n);
@@ -103,8 +104,7 @@ static void ceilhalf_rs_core(cs_prog *g, const cs_mlay *l, int inplace) {
 
 /* ---- butterfly reduce-scatter core (algos/butterfly/reduce_scatter.c) -- */
 
-static void bfly_range(const cs_bfly *bf, const cs_mlay *l, int a, int b, long *first,
-                       long *end) {
+static void bfly_range(const cs_bfly *bf, const cs_mlay *l, int a, int b, long *first, long *end) {
   int lo, hi, lo2, hi2;
   cs_bfly_blocks(bf, a, &lo, &hi);
   cs_bfly_blocks(bf, b - 1, &lo2, &hi2);
@@ -240,7 +240,8 @@ static void g_ar_butterfly(cs_prog *g, const cs_case *c, const cs_mlay *l) {
     if (p == 1 || m == 0) continue;
     int nr = cs_bfly_newrank(&b, r, 1);
     if (r < 2 * b.rem) {
-      if (nr < 0) prog_send(g, r, r + 1, m);
+      if (nr < 0)
+        prog_send(g, r, r + 1, m);
       else {
         prog_recv(g, r, r - 1, m);
         prog_local(g, r, m);
@@ -253,8 +254,10 @@ static void g_ar_butterfly(cs_prog *g, const cs_case *c, const cs_mlay *l) {
         prog_local(g, r, m);
       }
     if (r < 2 * b.rem) {
-      if (nr < 0) prog_recv(g, r, r + 1, m);
-      else prog_send(g, r, r - 1, m);
+      if (nr < 0)
+        prog_recv(g, r, r + 1, m);
+      else
+        prog_send(g, r, r - 1, m);
     }
   }
 }
@@ -291,8 +294,10 @@ static void g_ag_butterfly(cs_prog *g, const cs_case *c, const cs_mlay *l) {
     if (p == 1) continue;
     int nr = cs_bfly_newrank(&bf, r, 0);
     if (r < 2 * bf.rem) {
-      if (nr < 0) prog_xchg(g, r, r - 1, (double)l->cnt[r], -1, 0);
-      else prog_xchg(g, r, -1, 0, r + 1, (double)l->cnt[r + 1]);
+      if (nr < 0)
+        prog_xchg(g, r, r - 1, (double)l->cnt[r], -1, 0);
+      else
+        prog_xchg(g, r, -1, 0, r + 1, (double)l->cnt[r + 1]);
     }
     if (nr >= 0)
       for (int mask = 1; mask < bf.p2; mask <<= 1) {
@@ -304,8 +309,10 @@ static void g_ag_butterfly(cs_prog *g, const cs_case *c, const cs_mlay *l) {
         prog_xchg(g, r, peer, (double)(se - sf), peer, (double)(re - rf));
       }
     if (r < 2 * bf.rem) {
-      if (nr >= 0) prog_xchg(g, r, r + 1, (double)l->pre[p], -1, 0);
-      else prog_xchg(g, r, -1, 0, r - 1, (double)l->pre[p]);
+      if (nr >= 0)
+        prog_xchg(g, r, r + 1, (double)l->pre[p], -1, 0);
+      else
+        prog_xchg(g, r, -1, 0, r - 1, (double)l->pre[p]);
     }
   }
 }
@@ -331,8 +338,7 @@ static void g_ag_bruck(cs_prog *g, const cs_case *c, const cs_mlay *l) {
 
 /* algos/circulant/rooted.c: gather(v). Round-major, because a gatherv
  * receiver learns its byte count from the sender's state. */
-static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar,
-                        int prepacked) {
+static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar, int prepacked) {
   int p = l->p, root = c->root;
   cs_circ ci;
   cs_circ_init(&ci, p);
@@ -368,9 +374,12 @@ static void gather_circ(cs_prog *g, const cs_case *c, const cs_mlay *l, int vvar
       int sends = cs_circ_in_block_set(&ci, k, v), recvs = k < M[r];
       long rn = recvs ? sn[from] : 0;
       if (vvar && (sends || recvs)) {
-        if (sends && recvs) prog_xchg(g, r, to, 8, from, 8);
-        else if (sends) prog_send(g, r, to, 8);
-        else prog_recv(g, r, from, 8);
+        if (sends && recvs)
+          prog_xchg(g, r, to, 8, from, 8);
+        else if (sends)
+          prog_send(g, r, to, 8);
+        else
+          prog_recv(g, r, from, 8);
       }
       prog_xchg(g, r, sends ? to : -1, (double)sn[r], recvs ? from : -1, (double)rn);
     }

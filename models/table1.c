@@ -46,37 +46,50 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
   double rs_circ = Q * a + (b + g) * (twoq - 1) / P * m;
   switch (coll) {
   case CS_allreduce:
-    if (circ) *t = Q * (a + b * m + 2 * g * m);
-    else if (bf) *t = Q * (a + b * m + g * m) + (pow2 ? 0 : a + b * m);
-    else if (ch) *t = 2 * Q * a + 2 * b * vol + g * vol;
-    else if (rsag) *t = rs_circ + ag_circ;
-    else return -1;
+    if (circ)
+      *t = Q * (a + b * m + 2 * g * m);
+    else if (bf)
+      *t = Q * (a + b * m + g * m) + (pow2 ? 0 : a + b * m);
+    else if (ch)
+      *t = 2 * Q * a + 2 * b * vol + g * vol;
+    else if (rsag)
+      *t = rs_circ + ag_circ;
+    else
+      return -1;
     return 0;
   case CS_reduce:
-    if (circ || bf) *t = Q * (a + b * m + g * m);
-    else if (!strcmp(algo, "circulant_rsg")) *t = rs_circ + Q * a + b * vol;
-    else return -1;
+    if (circ || bf)
+      *t = Q * (a + b * m + g * m);
+    else if (!strcmp(algo, "circulant_rsg"))
+      *t = rs_circ + Q * a + b * vol;
+    else
+      return -1;
     return 0;
   case CS_reduce_scatter_block:
   case CS_reduce_scatter:
-    if (circ) *t = rs_circ;
-    else if (ch) *t = Q * a + (b + g) * vol;
+    if (circ)
+      *t = rs_circ;
+    else if (ch)
+      *t = Q * a + (b + g) * vol;
     else if (bf)
       *t = pow2 ? Q * a + (b + g) * vol
                 : a + b * m / 2 + g * m / 2 + Q * a + (b + g) * (twoq - 1) * 2 * m / P + a +
                       b * m / P;
-    else return -1;
+    else
+      return -1;
     return 0;
   case CS_allgather:
   case CS_allgatherv:
-    if (circ || ch) *t = ag_circ;
+    if (circ || ch)
+      *t = ag_circ;
     else if (bf)
       *t = pow2 ? Q * a + b * vol + g * m
                 : a + b * m / P + Q * a + b * (twoq - 1) * 2 * m / P + a + b * m + g * m;
-    else if (br && coll == CS_allgather) *t = Q * a + b * vol + g * m;
-    else return -1;
+    else if (br && coll == CS_allgather)
+      *t = Q * a + b * vol + g * m;
+    else
+      return -1;
     return 0;
-  default:
-    return -1;
+  default: return -1;
   }
 }

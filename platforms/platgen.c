@@ -74,18 +74,18 @@ static const char *const config_props[][2] = {
 typedef struct cs_machine {
   cs_platform_kind kind;
   cs_topology topology;
-  int nodes, ppn, lanes;   /* default job size and lanes per node */
-  int max_nodes, max_ppn;  /* machine size: compute nodes and cores per node */
-  int slots;               /* node slots of a compact topology (0 for hier) */
+  int nodes, ppn, lanes;  /* default job size and lanes per node */
+  int max_nodes, max_ppn; /* machine size: compute nodes and cores per node */
+  int slots;              /* node slots of a compact topology (0 for hier) */
   const char *topo_parameters;
   double alpha, Rb, RN, Rx, alpha_l, beta_l, link_bw, link_lat;
-  const char *facts;       /* the machine's facts and the source of every number */
-  const char *picture;     /* an ASCII picture of the topology */
+  const char *facts;   /* the machine's facts and the source of every number */
+  const char *picture; /* an ASCII picture of the topology */
 } cs_machine;
 
 static const cs_machine machines[] = {
-    {CS_PLAT_HYDRA, CS_TOPO_HIER, 36, 32, 2, 36, 32, 0, "",
-     1e-6, 12.5e9, 12.5e9, 62.4e9, 0.3e-6, 1e-10, 0, 0,
+    {CS_PLAT_HYDRA, CS_TOPO_HIER, 36, 32, 2, 36, 32, 0, "", 1e-6, 12.5e9, 12.5e9, 62.4e9, 0.3e-6,
+     1e-10, 0, 0,
      "Hydra (TU Wien), as the seed papers describe it:\n"
      "  36 compute nodes x 32 cores: 2 x 16-core Intel Xeon Gold 6130 (Skylake) at 2.1 GHz\n"
      "    [multilane-collectives-traff-hunold-2020 (multilane), Sec. II and Table I;\n"
@@ -114,8 +114,8 @@ static const cs_machine machines[] = {
      "   | ranks     ranks    |        | ranks     ranks    |  (alpha_l/2, 1/beta_l) to\n"
      "   |    |= UPI (Rx) =|  |        |    |= UPI (Rx) =|  |  the socket's memory router\n"
      "   +====== node 0 ======+  ...   +===== node N-1 =====+\n"},
-    {CS_PLAT_IRENE, CS_TOPO_FAT_TREE, 100, 48, 1, 1656, 48, 1656, "2;18,92;1,18;1,1",
-     0, 0, 0, 0, 0.3e-6, 1e-10, 12.5e9, 0.25e-6,
+    {CS_PLAT_IRENE, CS_TOPO_FAT_TREE, 100, 48, 1, 1656, 48, 1656, "2;18,92;1,18;1,1", 0, 0, 0, 0,
+     0.3e-6, 1e-10, 12.5e9, 0.25e-6,
      "Irene SKL (TGCC, France) [circulant-collectives-traff-2023 (circulant), Table III]:\n"
      "  1656 compute nodes (Atos), 2 x 24-core Intel Skylake at 2.7 GHz; InfiniBand EDR.\n"
      "  The paper ran 100 x 48 and 256 x 1 processes [circulant, Sec. IV, Fig. 3].\n"
@@ -136,8 +136,8 @@ static const cs_machine machines[] = {
      "      / |  \\        / |  \\                 / |  \\\n"
      "  node0 .. node17  node18 .. node35   node1638 .. node1655\n"
      "  (each node: 48 cores, intra-node messages on a loopback link)\n"},
-    {CS_PLAT_THETA, CS_TOPO_DRAGONFLY, 128, 64, 1, 4392, 64, 4608, "12,87;6,3;16,1;4",
-     0, 0, 0, 0, 0.5e-6, 2e-10, 5.25e9, 0.25e-6,
+    {CS_PLAT_THETA, CS_TOPO_DRAGONFLY, 128, 64, 1, 4392, 64, 4608, "12,87;6,3;16,1;4", 0, 0, 0, 0,
+     0.5e-6, 2e-10, 5.25e9, 0.25e-6,
      "Theta (ALCF) [circulant-collectives-traff-2023 (circulant), Table III]:\n"
      "  4392 compute nodes, Cray XC40, one 64-core Intel Xeon Phi 7230 (KNL) at 1.3 GHz each;\n"
      "  Aries interconnect.  The paper ran 128 x 64 and 150 x 1 processes [circulant, Sec. IV,\n"
@@ -174,8 +174,8 @@ static const cs_machine machines[] = {
      "                    |= blue optical links (87 per group pair) =|\n"
      "  Node slot n sits on router n / 4, routers numbered by group, then chassis, then\n"
      "  slot; the job's nodes are slots 0 .. N-1.\n"},
-    {CS_PLAT_VSC3, CS_TOPO_HIER, 100, 16, 2, 2020, 16, 0, "",
-     1.5e-6, 4e9, 4e9, 32e9, 0.4e-6, 2e-10, 0, 0,
+    {CS_PLAT_VSC3, CS_TOPO_HIER, 100, 16, 2, 2020, 16, 0, "", 1.5e-6, 4e9, 4e9, 32e9, 0.4e-6, 2e-10,
+     0, 0,
      "VSC-3 (Vienna Scientific Cluster) [multilane-collectives-traff-hunold-2020 (multilane),\n"
      "  Sec. II and Table I]: 2020 nodes x 16 cores, 2 x Intel Xeon E5-2650v2 at 2.6 GHz;\n"
      "  dual-rail InfiniBand (two HCAs), Intel QDR-80.  The paper ran N x n = 100 x 16\n"
@@ -201,8 +201,8 @@ static const cs_machine machines[] = {
      "   | ranks     ranks    |        | ranks     ranks    |  (alpha_l/2, 1/beta_l) to\n"
      "   |    |= QPI (Rx) =|  |        |    |= QPI (Rx) =|  |  the socket's memory router\n"
      "   +====== node 0 ======+  ...   +===== node N-1 =====+\n"},
-    {CS_PLAT_BLUEWATERS, CS_TOPO_HIER, 64, 16, 1, 22640, 32, 0, "",
-     1.541064e-6, 1.0 / 1.097653e-9, 8.3e9, 0, 8.158429e-7, 1.059116e-10, 0, 0,
+    {CS_PLAT_BLUEWATERS, CS_TOPO_HIER, 64, 16, 1, 22640, 32, 0, "", 1.541064e-6, 1.0 / 1.097653e-9,
+     8.3e9, 0, 8.158429e-7, 1.059116e-10, 0, 0,
      "Blue Waters (NCSA), Cray XE6 [nap-allreduce-bienz-2019 (NAP), Secs. III and V]:\n"
      "  all NAP measurements used 16 processes per node, up to 32768 processes.  An XE6 node\n"
      "  has 2 AMD Opteron 6276 (Interlagos) processors, 32 integer cores in 16 modules; 22640\n"
@@ -234,11 +234,9 @@ static const cs_machine machines[] = {
      "   +========== node 0 ============+  += node 1 =+  ...\n"},
 };
 
-static const cs_machine *find_machine(cs_platform_kind kind)
-{
+static const cs_machine *find_machine(cs_platform_kind kind) {
   for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++)
-    if (machines[i].kind == kind)
-      return &machines[i];
+    if (machines[i].kind == kind) return &machines[i];
   return NULL;
 }
 
@@ -246,10 +244,8 @@ static const cs_machine *find_machine(cs_platform_kind kind)
 /* Small helpers.                                                                        */
 /* ------------------------------------------------------------------------------------ */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err == NULL || errlen == 0)
-    return;
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (err == NULL || errlen == 0) return;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, errlen, fmt, ap);
@@ -257,14 +253,12 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Append the list of valid kinds to a message, as "abg, maxrate, ...". */
-static void kinds_list(char *buf, size_t len)
-{
+static void kinds_list(char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (int k = 0; k < CS_PLAT_NKINDS && used < len; k++) {
     int n = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", kind_names[k]);
-    if (n < 0)
-      break;
+    if (n < 0) break;
     used += (size_t)n;
   }
 }
@@ -273,12 +267,10 @@ static void kinds_list(char *buf, size_t len)
  * Format x with the fewest significant digits that read back as exactly x, so that files
  * are readable and exact.  The C locale's decimal point is assumed.
  */
-static void fmt_num(char *buf, size_t len, double x)
-{
+static void fmt_num(char *buf, size_t len, double x) {
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(buf, len, "%.*g", prec, x);
-    if (strtod(buf, NULL) == x)
-      break;
+    if (strtod(buf, NULL) == x) break;
   }
   /* Shorten the exponent: "1e+10" becomes "1e10" and "5e-07" becomes "5e-7". */
   char *e = strchr(buf, 'e');
@@ -288,28 +280,23 @@ static void fmt_num(char *buf, size_t len, double x)
       src++;
     else if (*src == '-')
       *dst++ = *src++;
-    while (*src == '0' && src[1] != '\0')
-      src++;
+    while (*src == '0' && src[1] != '\0') src++;
     memmove(dst, src, strlen(src) + 1);
   }
 }
 
 /* A formatted number with a unit suffix, in a caller-provided buffer. */
-static const char *num(char *buf, size_t len, double x, const char *unit)
-{
+static const char *num(char *buf, size_t len, double x, const char *unit) {
   char tmp[40];
   fmt_num(tmp, sizeof tmp, x);
   snprintf(buf, len, "%s%s", tmp, unit);
   return buf;
 }
 
-static int kind_from_name(const char *name)
-{
-  if (name == NULL)
-    return -1;
+static int kind_from_name(const char *name) {
+  if (name == NULL) return -1;
   for (int k = 0; k < CS_PLAT_NKINDS; k++)
-    if (strcmp(name, kind_names[k]) == 0)
-      return k;
+    if (strcmp(name, kind_names[k]) == 0) return k;
   return -1;
 }
 
@@ -319,10 +306,8 @@ static int kind_from_name(const char *name)
 
 const char *const *cs_platform_kind_names(void) { return kind_names; }
 
-const char *cs_platform_kind_name(cs_platform_kind kind)
-{
-  if ((int)kind < 0 || kind >= CS_PLAT_NKINDS)
-    return NULL;
+const char *cs_platform_kind_name(cs_platform_kind kind) {
+  if ((int)kind < 0 || kind >= CS_PLAT_NKINDS) return NULL;
   return kind_names[kind];
 }
 
@@ -330,8 +315,7 @@ int cs_platform_kind_is_named(cs_platform_kind kind) { return find_machine(kind)
 
 const char *cs_platform_smpirun_flags(void) { return smpirun_flags; }
 
-static void init_from_machine(cs_platform *pl, const cs_machine *m)
-{
+static void init_from_machine(cs_platform *pl, const cs_machine *m) {
   memset(pl, 0, sizeof *pl);
   pl->kind = m->kind;
   pl->topology = m->topology;
@@ -355,8 +339,7 @@ static void init_from_machine(cs_platform *pl, const cs_machine *m)
   }
 }
 
-int cs_platform_init(const char *name, cs_platform *pl, char *err, size_t errlen)
-{
+int cs_platform_init(const char *name, cs_platform *pl, char *err, size_t errlen) {
   int kind = kind_from_name(name);
   if (kind < 0) {
     char list[160];
@@ -393,14 +376,12 @@ int cs_platform_init(const char *name, cs_platform *pl, char *err, size_t errlen
     pl->alpha_l = 0.2e-6;
     pl->beta_l = 5e-11;
     break;
-  default:
-    break;
+  default: break;
   }
   return cs_platform_check(pl, err, errlen);
 }
 
-int cs_platform_named(const char *name, cs_platform *pl, char *err, size_t errlen)
-{
+int cs_platform_named(const char *name, cs_platform *pl, char *err, size_t errlen) {
   int kind = kind_from_name(name);
   const cs_machine *m = kind < 0 ? NULL : find_machine((cs_platform_kind)kind);
   if (m == NULL) {
@@ -414,28 +395,24 @@ int cs_platform_named(const char *name, cs_platform *pl, char *err, size_t errle
 }
 
 /* Check that a rate or time parameter is finite and positive (or non-negative). */
-static int check_pos(double x, const char *what, int allow_zero, char *err, size_t errlen)
-{
+static int check_pos(double x, const char *what, int allow_zero, char *err, size_t errlen) {
   if (!isfinite(x) || x < 0 || (!allow_zero && x == 0)) {
-    set_err(err, errlen, "%s must be a finite number %s 0 (got %g)", what,
-            allow_zero ? ">=" : ">", x);
+    set_err(err, errlen, "%s must be a finite number %s 0 (got %g)", what, allow_zero ? ">=" : ">",
+            x);
     return -1;
   }
   return 0;
 }
 
-int cs_platform_check(cs_platform *pl, char *err, size_t errlen)
-{
+int cs_platform_check(cs_platform *pl, char *err, size_t errlen) {
   if (pl == NULL || (int)pl->kind < 0 || pl->kind >= CS_PLAT_NKINDS) {
     set_err(err, errlen, "invalid platform kind");
     return -1;
   }
   const cs_machine *m = find_machine(pl->kind);
   /* The kind decides the network description. */
-  pl->topology = m != NULL ? m->topology
-                           : (pl->kind == CS_PLAT_ABG ? CS_TOPO_FLAT : CS_TOPO_HIER);
-  if (check_pos(pl->gamma, "gamma (s/byte)", 1, err, errlen))
-    return -1;
+  pl->topology = m != NULL ? m->topology : (pl->kind == CS_PLAT_ABG ? CS_TOPO_FLAT : CS_TOPO_HIER);
+  if (check_pos(pl->gamma, "gamma (s/byte)", 1, err, errlen)) return -1;
   if (pl->kind == CS_PLAT_ABG) {
     if (pl->np < 1 || pl->np > CS_MAX_RANKS) {
       set_err(err, errlen, "np must be between 1 and %d (got %d)", CS_MAX_RANKS, pl->np);
@@ -484,8 +461,7 @@ int cs_platform_check(cs_platform *pl, char *err, size_t errlen)
         check_pos(pl->Rb, "Rb (bytes/s)", 0, err, errlen) ||
         check_pos(pl->RN, "RN (bytes/s)", 0, err, errlen))
       return -1;
-    if (pl->lanes > 1 && check_pos(pl->Rx, "Rx (bytes/s)", 0, err, errlen))
-      return -1;
+    if (pl->lanes > 1 && check_pos(pl->Rx, "Rx (bytes/s)", 0, err, errlen)) return -1;
     pl->beta = 1.0 / (pl->Rb < pl->RN ? pl->Rb : pl->RN);
     pl->slots = 0;
     pl->topo_parameters[0] = '\0';
@@ -513,25 +489,18 @@ int cs_platform_check(cs_platform *pl, char *err, size_t errlen)
 /* Rank placement and host names.                                                        */
 /* ------------------------------------------------------------------------------------ */
 
-int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane)
-{
-  if (pl == NULL || rank < 0 || rank >= pl->np || pl->ppn < 1)
-    return -1;
+int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane) {
+  if (pl == NULL || rank < 0 || rank >= pl->np || pl->ppn < 1) return -1;
   int n = rank / pl->ppn, j = rank % pl->ppn;
-  if (node)
-    *node = n;
-  if (local)
-    *local = j;
-  if (lane)
-    *lane = pl->lanes > 1 ? j % pl->lanes : 0;
+  if (node) *node = n;
+  if (local) *local = j;
+  if (lane) *lane = pl->lanes > 1 ? j % pl->lanes : 0;
   return 0;
 }
 
-int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len)
-{
+int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len) {
   int node, local;
-  if (cs_platform_locate(pl, rank, &node, &local, NULL) != 0)
-    return -1;
+  if (cs_platform_locate(pl, rank, &node, &local, NULL) != 0) return -1;
   int n;
   if (pl->topology == CS_TOPO_HIER)
     n = snprintf(buf, len, "node%d-%d", node, local);
@@ -541,40 +510,30 @@ int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len
 }
 
 /* Parse a non-negative decimal integer without sign or leading garbage. */
-static const char *parse_uint(const char *s, int *out)
-{
-  if (*s < '0' || *s > '9')
-    return NULL;
+static const char *parse_uint(const char *s, int *out) {
+  if (*s < '0' || *s > '9') return NULL;
   long v = 0;
   while (*s >= '0' && *s <= '9') {
     v = v * 10 + (*s - '0');
-    if (v > 1000000000L)
-      return NULL;
+    if (v > 1000000000L) return NULL;
     s++;
   }
   *out = (int)v;
   return s;
 }
 
-int cs_platform_parse_host(const char *host, int *node, int *local)
-{
+int cs_platform_parse_host(const char *host, int *node, int *local) {
   int n, j = -1;
-  if (host == NULL || strncmp(host, "node", 4) != 0)
-    return -1;
+  if (host == NULL || strncmp(host, "node", 4) != 0) return -1;
   const char *s = parse_uint(host + 4, &n);
-  if (s == NULL)
-    return -1;
+  if (s == NULL) return -1;
   if (*s == '-') {
     s = parse_uint(s + 1, &j);
-    if (s == NULL)
-      return -1;
+    if (s == NULL) return -1;
   }
-  if (*s != '\0')
-    return -1;
-  if (node)
-    *node = n;
-  if (local)
-    *local = j;
+  if (*s != '\0') return -1;
+  if (node) *node = n;
+  if (local) *local = j;
   return 0;
 }
 
@@ -586,16 +545,13 @@ int cs_platform_parse_host(const char *host, int *node, int *local)
  * Write text inside an XML comment, indented, never emitting "--" (which XML forbids in
  * comments): a dash that follows a dash is written as a space and a dash.
  */
-static void comment_text(FILE *f, const char *indent, const char *text)
-{
+static void comment_text(FILE *f, const char *indent, const char *text) {
   int at_line_start = 1;
   char prev = '\0';
   for (const char *p = text; *p; p++) {
-    if (at_line_start && *p != '\n')
-      fputs(indent, f);
+    if (at_line_start && *p != '\n') fputs(indent, f);
     at_line_start = 0;
-    if (*p == '-' && prev == '-')
-      fputc(' ', f);
+    if (*p == '-' && prev == '-') fputc(' ', f);
     fputc(*p, f);
     prev = *p;
     if (*p == '\n') {
@@ -603,16 +559,14 @@ static void comment_text(FILE *f, const char *indent, const char *text)
       prev = '\0';
     }
   }
-  if (!at_line_start)
-    fputc('\n', f);
+  if (!at_line_start) fputc('\n', f);
 }
 
 /*
  * printf into a comment through comment_text, so that the "--" rule always holds.  Lines
  * longer than 90 characters are wrapped at a space, continuing two columns further in.
  */
-static void comment_printf(FILE *f, const char *fmt, ...)
-{
+static void comment_printf(FILE *f, const char *fmt, ...) {
   enum { WIDTH = 90 };
   char buf[4096], out[4608];
   va_list ap;
@@ -630,10 +584,8 @@ static void comment_printf(FILE *f, const char *fmt, ...)
       size_t take = len;
       if (len > room) {
         take = room;
-        while (take > 0 && line[take] != ' ')
-          take--;
-        if (take == 0)
-          take = room;
+        while (take > 0 && line[take] != ' ') take--;
+        if (take == 0) take = room;
       }
       if (!first) {
         memset(out + o, ' ', lead + 2);
@@ -642,24 +594,20 @@ static void comment_printf(FILE *f, const char *fmt, ...)
       memcpy(out + o, line, take);
       o += take;
       out[o++] = '\n';
-      while (take < len && line[take] == ' ')
-        take++;
+      while (take < len && line[take] == ' ') take++;
       line += take;
       len -= take;
       first = 0;
     }
-    if (first)
-      out[o++] = '\n'; /* An empty line. */
-    if (*line == '\n')
-      line++;
+    if (first) out[o++] = '\n'; /* An empty line. */
+    if (*line == '\n') line++;
   }
   out[o] = '\0';
   comment_text(f, "  ", out);
 }
 
 /* The regeneration command, with options written as "option value" (no dashes). */
-static void regen_command(const cs_platform *pl, char *buf, size_t len)
-{
+static void regen_command(const cs_platform *pl, char *buf, size_t len) {
   char a[40], b[40], c[40], d[40], e[40], g[40], h[80], x[40];
   const char *kind = kind_names[pl->kind];
   fmt_num(g, sizeof g, pl->gamma);
@@ -667,8 +615,8 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len)
   case CS_PLAT_ABG:
     fmt_num(a, sizeof a, pl->alpha);
     fmt_num(b, sizeof b, pl->beta);
-    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s",
-             pl->np, a, b, g);
+    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s", pl->np,
+             a, b, g);
     break;
   case CS_PLAT_MAXRATE:
   case CS_PLAT_LANES:
@@ -679,23 +627,21 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len)
     fmt_num(e, sizeof e, pl->beta_l);
     fmt_num(x, sizeof x, pl->Rx);
     h[0] = '\0';
-    if (pl->kind == CS_PLAT_LANES)
-      snprintf(h, sizeof h, ", lanes %d, Rx %s", pl->lanes, x);
+    if (pl->kind == CS_PLAT_LANES) snprintf(h, sizeof h, ", lanes %d, Rx %s", pl->lanes, x);
     snprintf(buf, len,
              "collsim platform %s, options: nodes %d, ppn %d%s, alpha %s, Rb %s, RN %s, "
              "alpha-l %s, beta-l %s, gamma %s",
              kind, pl->nodes, pl->ppn, h, a, b, c, d, e, g);
     break;
   default:
-    snprintf(buf, len, "collsim platform %s, options: nodes %d, ppn %d, gamma %s", kind,
-             pl->nodes, pl->ppn, g);
+    snprintf(buf, len, "collsim platform %s, options: nodes %d, ppn %d, gamma %s", kind, pl->nodes,
+             pl->ppn, g);
     break;
   }
 }
 
 /* The header comment: facts, sources, picture, cost model, placement and flags. */
-static void write_header(FILE *f, const cs_platform *pl)
-{
+static void write_header(FILE *f, const cs_platform *pl) {
   const cs_machine *m = find_machine(pl->kind);
   char cmd[512], a[40], b[40], c[40], d[40], e[40], g[40], x[40];
   regen_command(pl, cmd, sizeof cmd);
@@ -703,8 +649,7 @@ static void write_header(FILE *f, const cs_platform *pl)
   comment_printf(f, "collsim platform \"%s\": %d ranks on %d node%s x %d rank%s per node.\n",
                  kind_names[pl->kind], pl->np, pl->nodes, pl->nodes == 1 ? "" : "s", pl->ppn,
                  pl->ppn == 1 ? "" : "s");
-  comment_printf(f, "Generated by: %s\n(see platforms/README.md and platforms/regen.sh).\n",
-                 cmd);
+  comment_printf(f, "Generated by: %s\n(see platforms/README.md and platforms/regen.sh).\n", cmd);
   /* One machine-readable line for the models (cs_platform_read). */
   fprintf(f,
           "  collsim-model: kind=%s np=%d nodes=%d ppn=%d lanes=%d alpha=%.17g beta=%.17g "
@@ -743,12 +688,12 @@ static void write_header(FILE *f, const cs_platform *pl)
     break;
   case CS_TOPO_HIER:
     if (m == NULL) {
-      comment_printf(f,
-                     "Kind %s: the max-rate model of Bienz, Olson and Gropp (NAP paper, eq. 3)%s.\n",
-                     kind_names[pl->kind],
-                     pl->kind == CS_PLAT_LANES
-                         ? ", with k NICs (lanes) per node after Traff and Hunold (multilane paper)"
-                         : "");
+      comment_printf(
+          f, "Kind %s: the max-rate model of Bienz, Olson and Gropp (NAP paper, eq. 3)%s.\n",
+          kind_names[pl->kind],
+          pl->kind == CS_PLAT_LANES
+              ? ", with k NICs (lanes) per node after Traff and Hunold (multilane paper)"
+              : "");
       comment_printf(
           f,
           "Topology: one host per rank.  Each (node, lane) is a zone: its ranks each have an\n"
@@ -774,8 +719,8 @@ static void write_header(FILE *f, const cs_platform *pl)
         "  an intra-node message takes alpha_l + beta_l (m + 16) s%s.\n"
         "  alpha = %s s, Rb = %s B/s, RN = %s B/s per NIC,\n"
         "  alpha_l = %s s, beta_l = %s s/byte,",
-        pl->lanes > 1 ? "; between two lanes\n  of a node the link Rx also bounds its rate" : "",
-        a, c, x, d, e);
+        pl->lanes > 1 ? "; between two lanes\n  of a node the link Rx also bounds its rate" : "", a,
+        c, x, d, e);
     if (pl->lanes > 1) {
       char r[40];
       fmt_num(r, sizeof r, pl->Rx);
@@ -801,15 +746,16 @@ static void write_header(FILE *f, const cs_platform *pl)
         "  Note: SMPI shares a link among flows in proportion to 1/(route latency), so flows of\n"
         "  different hop counts do not get equal shares.\n",
         pl->topology == CS_TOPO_FAT_TREE ? "leaf switch" : "router", a, bw, lat, d, e,
-        pl->topology == CS_TOPO_FAT_TREE ? "FAT_TREE" : "DRAGONFLY", pl->topo_parameters,
-        pl->slots, pl->nodes);
+        pl->topology == CS_TOPO_FAT_TREE ? "FAT_TREE" : "DRAGONFLY", pl->topo_parameters, pl->slots,
+        pl->nodes);
     break;
   }
   }
-  comment_printf(f,
-                 "Local work: host speed 1/gamma flop/s, so smpi_execute_flops(b) charges gamma b s;\n"
-                 "  gamma = %s s/byte%s.\n\n",
-                 g, pl->gamma == 0 ? " (written as a speed of 1e30 flop/s)" : "");
+  comment_printf(
+      f,
+      "Local work: host speed 1/gamma flop/s, so smpi_execute_flops(b) charges gamma b s;\n"
+      "  gamma = %s s/byte%s.\n\n",
+      g, pl->gamma == 0 ? " (written as a speed of 1e30 flop/s)" : "");
   if (pl->topology == CS_TOPO_HIER)
     comment_printf(
         f,
@@ -818,40 +764,40 @@ static void write_header(FILE *f, const cs_platform *pl)
         "  properties node, lane and local.  MPI_Get_processor_name returns the host name.\n",
         pl->ppn, pl->ppn, pl->lanes);
   else if (pl->topology == CS_TOPO_FLAT)
-    comment_printf(f, "Ranks and hosts: rank r runs alone on host node<r>.  MPI_Get_processor_name\n"
-                      "  returns the host name.\n");
-  else
     comment_printf(f,
-                   "Ranks and hosts: one host node<N> per node with %d cores; rank r runs on node\n"
-                   "  r / %d (block placement, hostfile line r).  MPI_Get_processor_name returns the\n"
-                   "  host name; MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups a node's ranks.\n",
-                   pl->ppn, pl->ppn);
-  comment_printf(f,
-                 "\nsmpirun needs the hostfile (-hostfile) and, for exact costs, the options below,\n"
-                 "each written with two leading dashes (XML comments cannot hold two dashes):\n"
-                 "  cfg=network/model:CM02 cfg=network/crosstraffic:0 cfg=network/TCP-gamma:1e15\n"
-                 "  cfg=smpi/wtime:0 cfg=smpi/simulate-computation:no\n"
-                 "  cfg=smpi/send-is-detached-thresh:0 (every send rendezvous: a send completes\n"
-                 "  when its data has arrived; much faster for thousands of ranks)\n"
-                 "The config section below already makes smpirun's default SMPI model exact.\n");
+                   "Ranks and hosts: rank r runs alone on host node<r>.  MPI_Get_processor_name\n"
+                   "  returns the host name.\n");
+  else
+    comment_printf(
+        f,
+        "Ranks and hosts: one host node<N> per node with %d cores; rank r runs on node\n"
+        "  r / %d (block placement, hostfile line r).  MPI_Get_processor_name returns the\n"
+        "  host name; MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups a node's ranks.\n",
+        pl->ppn, pl->ppn);
+  comment_printf(
+      f,
+      "\nsmpirun needs the hostfile (-hostfile) and, for exact costs, the options below,\n"
+      "each written with two leading dashes (XML comments cannot hold two dashes):\n"
+      "  cfg=network/model:CM02 cfg=network/crosstraffic:0 cfg=network/TCP-gamma:1e15\n"
+      "  cfg=smpi/wtime:0 cfg=smpi/simulate-computation:no\n"
+      "  cfg=smpi/send-is-detached-thresh:0 (every send rendezvous: a send completes\n"
+      "  when its data has arrived; much faster for thousands of ranks)\n"
+      "The config section below already makes smpirun's default SMPI model exact.\n");
   fputs("-->\n", f);
 }
 
-static void write_config(FILE *f)
-{
+static void write_config(FILE *f) {
   fputs("  <config>\n", f);
   for (size_t i = 0; i < sizeof config_props / sizeof config_props[0]; i++)
     fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", config_props[i][0], config_props[i][1]);
   fputs("  </config>\n", f);
 }
 
-static void speed_attr(char *buf, size_t len, const cs_platform *pl)
-{
+static void speed_attr(char *buf, size_t len, const cs_platform *pl) {
   num(buf, len, pl->gamma > 0 ? 1.0 / pl->gamma : CS_HUGE_SPEED, "f");
 }
 
-static void write_flat(FILE *f, const cs_platform *pl)
-{
+static void write_flat(FILE *f, const cs_platform *pl) {
   char speed[48], bw[48], lat[48];
   speed_attr(speed, sizeof speed, pl);
   fprintf(f,
@@ -863,8 +809,7 @@ static void write_flat(FILE *f, const cs_platform *pl)
 
 /* The zone holding the ranks of lane l of node n (hier topology). */
 static void write_lane_zone(FILE *f, const cs_platform *pl, int n, int l, const char *speed,
-                            const char *rb, const char *rn, const char *lbw, const char *llat)
-{
+                            const char *rb, const char *rn, const char *lbw, const char *llat) {
   fprintf(f, "    <zone id=\"node%d_lane%d\" routing=\"Floyd\">\n", n, l);
   fprintf(f, "      <router id=\"node%d_lane%d_mem\"/>\n", n, l);
   fprintf(f, "      <router id=\"node%d_lane%d_gw\"/>\n", n, l);
@@ -901,8 +846,7 @@ static void write_lane_zone(FILE *f, const cs_platform *pl, int n, int l, const 
   fputs("    </zone>\n", f);
 }
 
-static void write_hier(FILE *f, const cs_platform *pl)
-{
+static void write_hier(FILE *f, const cs_platform *pl) {
   char speed[48], rb[48], rn[48], rx[48], lbw[48], llat[48], wlat[48];
   speed_attr(speed, sizeof speed, pl);
   num(rb, sizeof rb, pl->Rb, "Bps");
@@ -912,10 +856,11 @@ static void write_hier(FILE *f, const cs_platform *pl)
   num(llat, sizeof llat, pl->alpha_l / 2, "s");
   num(wlat, sizeof wlat, pl->alpha / 2, "s");
   fputs("  <zone id=\"world\" routing=\"DijkstraCache\">\n", f);
-  fputs("    <zone id=\"fabric\" routing=\"Full\">\n"
-        "      <router id=\"fabric_switch\"/>\n"
-        "    </zone>\n",
-        f);
+  fputs(
+      "    <zone id=\"fabric\" routing=\"Full\">\n"
+      "      <router id=\"fabric_switch\"/>\n"
+      "    </zone>\n",
+      f);
   for (int n = 0; n < pl->nodes; n++) {
     for (int l = 0; l < pl->lanes; l++) {
       write_lane_zone(f, pl, n, l, speed, rb, rn, lbw, llat);
@@ -949,8 +894,7 @@ static void write_hier(FILE *f, const cs_platform *pl)
   fputs("  </zone>\n", f);
 }
 
-static void write_compact(FILE *f, const cs_platform *pl)
-{
+static void write_compact(FILE *f, const cs_platform *pl) {
   char speed[48], bw[48], lat[48], lbw[48], llat[48];
   speed_attr(speed, sizeof speed, pl);
   fprintf(f,
@@ -962,48 +906,35 @@ static void write_compact(FILE *f, const cs_platform *pl)
           kind_names[pl->kind], pl->slots - 1, speed, pl->ppn,
           num(bw, sizeof bw, pl->link_bw, "Bps"), num(lat, sizeof lat, pl->link_lat, "s"),
           pl->topology == CS_TOPO_FAT_TREE ? "FAT_TREE" : "DRAGONFLY", pl->topo_parameters,
-          num(lbw, sizeof lbw, 1.0 / pl->beta_l, "Bps"),
-          num(llat, sizeof llat, pl->alpha_l, "s"));
+          num(lbw, sizeof lbw, 1.0 / pl->beta_l, "Bps"), num(llat, sizeof llat, pl->alpha_l, "s"));
 }
 
-int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl)
-{
+int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl) {
   cs_platform copy;
-  if (xml == NULL || pl == NULL)
-    return -1;
+  if (xml == NULL || pl == NULL) return -1;
   /* Work on a checked copy, so that the derived fields are always consistent. */
   copy = *pl;
-  if (cs_platform_check(&copy, NULL, 0) != 0)
-    return -1;
+  if (cs_platform_check(&copy, NULL, 0) != 0) return -1;
   pl = &copy;
   write_header(xml, pl);
   fputs("<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n", xml);
   fputs("<platform version=\"4.1\">\n", xml);
   write_config(xml);
   switch (pl->topology) {
-  case CS_TOPO_FLAT:
-    write_flat(xml, pl);
-    break;
-  case CS_TOPO_HIER:
-    write_hier(xml, pl);
-    break;
+  case CS_TOPO_FLAT: write_flat(xml, pl); break;
+  case CS_TOPO_HIER: write_hier(xml, pl); break;
   case CS_TOPO_FAT_TREE:
-  case CS_TOPO_DRAGONFLY:
-    write_compact(xml, pl);
-    break;
+  case CS_TOPO_DRAGONFLY: write_compact(xml, pl); break;
   }
   fputs("</platform>\n", xml);
-  if (fflush(xml) != 0 || ferror(xml))
-    return -1;
+  if (fflush(xml) != 0 || ferror(xml)) return -1;
   if (hostfile != NULL) {
     char name[64];
     for (int r = 0; r < pl->np; r++) {
-      if (cs_platform_host_name(pl, r, name, sizeof name) != 0)
-        return -1;
+      if (cs_platform_host_name(pl, r, name, sizeof name) != 0) return -1;
       fprintf(hostfile, "%s\n", name);
     }
-    if (fflush(hostfile) != 0 || ferror(hostfile))
-      return -1;
+    if (fflush(hostfile) != 0 || ferror(hostfile)) return -1;
   }
   return 0;
 }
@@ -1012,27 +943,27 @@ int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl)
 /* The CLI.                                                                              */
 /* ------------------------------------------------------------------------------------ */
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: collsim platform KIND [options]\n"
-          "       collsim platform --print-flags\n"
-          "Writes a SimGrid platform (XML, version 4.1) and optionally an smpirun hostfile.\n"
-          "KIND is one of:\n"
-          "  abg         contention-free full-duplex alpha-beta-gamma machine, one rank per host\n"
-          "  maxrate     max-rate machine (per-process rate Rb, per-node NIC rate RN)\n"
-          "  lanes       k-lane machine (k NICs per node, ranks alternate over them)\n"
-          "  hydra irene theta vsc3 bluewaters   named machines\n"
-          "Options (plain numbers in SI units: s, s/byte, bytes/s; '--opt value' or '--opt=value'):\n"
-          "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
-          "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
-          "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
-          "                    (5e9; lanes 12.5e9)  --RN BPS (12.5e9, per NIC)  --alpha-l S (2e-7)\n"
-          "                    --beta-l S_PER_BYTE (5e-11)\n"
-          "  lanes only:       --lanes k (2)  --Rx BPS (5e10, link between two lanes of a node)\n"
-          "  named machines:   --nodes N  --ppn n\n"
-          "  --print-flags     print the smpirun options needed for exact costs, then exit\n"
-          "gamma defaults to 2.5e-10; gamma 0 makes local work free (host speed 1e30 flop/s).\n");
+static void usage(FILE *f) {
+  fprintf(
+      f,
+      "usage: collsim platform KIND [options]\n"
+      "       collsim platform --print-flags\n"
+      "Writes a SimGrid platform (XML, version 4.1) and optionally an smpirun hostfile.\n"
+      "KIND is one of:\n"
+      "  abg         contention-free full-duplex alpha-beta-gamma machine, one rank per host\n"
+      "  maxrate     max-rate machine (per-process rate Rb, per-node NIC rate RN)\n"
+      "  lanes       k-lane machine (k NICs per node, ranks alternate over them)\n"
+      "  hydra irene theta vsc3 bluewaters   named machines\n"
+      "Options (plain numbers in SI units: s, s/byte, bytes/s; '--opt value' or '--opt=value'):\n"
+      "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
+      "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
+      "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
+      "                    (5e9; lanes 12.5e9)  --RN BPS (12.5e9, per NIC)  --alpha-l S (2e-7)\n"
+      "                    --beta-l S_PER_BYTE (5e-11)\n"
+      "  lanes only:       --lanes k (2)  --Rx BPS (5e10, link between two lanes of a node)\n"
+      "  named machines:   --nodes N  --ppn n\n"
+      "  --print-flags     print the smpirun options needed for exact costs, then exit\n"
+      "gamma defaults to 2.5e-10; gamma 0 makes local work free (host speed 1e30 flop/s).\n");
 }
 
 /* The options each kind accepts, as a bit set. */
@@ -1055,72 +986,58 @@ static const struct {
   const char *name;
   int bit;
   int is_int;
-} option_table[] = {
-    {"np", OPT_NP, 1},      {"alpha", OPT_ALPHA, 0}, {"beta", OPT_BETA, 0},
-    {"gamma", OPT_GAMMA, 0}, {"nodes", OPT_NODES, 1}, {"ppn", OPT_PPN, 1},
-    {"lanes", OPT_LANES, 1}, {"Rb", OPT_RB, 0},       {"RN", OPT_RN, 0},
-    {"alpha-l", OPT_ALPHA_L, 0}, {"beta-l", OPT_BETA_L, 0}, {"Rx", OPT_RX, 0}};
+} option_table[] = {{"np", OPT_NP, 1},           {"alpha", OPT_ALPHA, 0},   {"beta", OPT_BETA, 0},
+                    {"gamma", OPT_GAMMA, 0},     {"nodes", OPT_NODES, 1},   {"ppn", OPT_PPN, 1},
+                    {"lanes", OPT_LANES, 1},     {"Rb", OPT_RB, 0},         {"RN", OPT_RN, 0},
+                    {"alpha-l", OPT_ALPHA_L, 0}, {"beta-l", OPT_BETA_L, 0}, {"Rx", OPT_RX, 0}};
 
-static int allowed_options(cs_platform_kind kind)
-{
+static int allowed_options(cs_platform_kind kind) {
   switch (kind) {
-  case CS_PLAT_ABG:
-    return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA;
+  case CS_PLAT_ABG: return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA;
   case CS_PLAT_MAXRATE:
-    return OPT_NODES | OPT_PPN | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L | OPT_BETA_L |
-           OPT_GAMMA;
+    return OPT_NODES | OPT_PPN | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L | OPT_BETA_L | OPT_GAMMA;
   case CS_PLAT_LANES:
     return OPT_NODES | OPT_PPN | OPT_LANES | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L |
            OPT_BETA_L | OPT_RX | OPT_GAMMA;
-  default:
-    return OPT_NODES | OPT_PPN | OPT_GAMMA;
+  default: return OPT_NODES | OPT_PPN | OPT_GAMMA;
   }
 }
 
 /* Write the names of the options in a bit set, as "--np, --alpha, ...". */
-static void options_list(int bits, char *buf, size_t len)
-{
+static void options_list(int bits, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < sizeof option_table / sizeof option_table[0] && used < len; i++) {
-    if (!(bits & option_table[i].bit))
-      continue;
+    if (!(bits & option_table[i].bit)) continue;
     int n = snprintf(buf + used, len - used, "%s--%s", used ? ", " : "", option_table[i].name);
-    if (n < 0)
-      break;
+    if (n < 0) break;
     used += (size_t)n;
   }
-  if (used < len)
-    snprintf(buf + used, len - used, ", --out, --hostfile");
+  if (used < len) snprintf(buf + used, len - used, ", --out, --hostfile");
 }
 
 /* Parse a whole string as a finite double. */
-static int parse_double(const char *s, double *out)
-{
+static int parse_double(const char *s, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-    return -1;
+  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
   *out = v;
   return 0;
 }
 
 /* Parse a whole string as an int. */
-static int parse_int(const char *s, int *out)
-{
+static int parse_int(const char *s, int *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (end == s || *end != '\0' || errno == ERANGE || v < -2147483647L || v > 2147483647L)
-    return -1;
+  if (end == s || *end != '\0' || errno == ERANGE || v < -2147483647L || v > 2147483647L) return -1;
   *out = (int)v;
   return 0;
 }
 
 /* Store a parsed option value into the platform description. */
-static void apply_option(cs_platform *pl, int bit, double dv, int iv)
-{
+static void apply_option(cs_platform *pl, int bit, double dv, int iv) {
   switch (bit) {
   case OPT_NP: pl->np = iv; break;
   case OPT_ALPHA: pl->alpha = dv; break;
@@ -1138,8 +1055,7 @@ static void apply_option(cs_platform *pl, int bit, double dv, int iv)
   }
 }
 
-static int bad_usage(const char *fmt, ...)
-{
+static int bad_usage(const char *fmt, ...) {
   va_list ap;
   fputs("collsim platform: ", stderr);
   va_start(ap, fmt);
@@ -1149,15 +1065,15 @@ static int bad_usage(const char *fmt, ...)
   return 2;
 }
 
-int cs_platform_main(int argc, char **argv)
-{
+int cs_platform_main(int argc, char **argv) {
   char err[512], list[512];
   cs_platform pl;
   const char *out = NULL, *hostfile = NULL;
 
   if (argc < 2)
-    return bad_usage("missing KIND; valid kinds: abg, maxrate, lanes, hydra, irene, theta, "
-                     "vsc3, bluewaters");
+    return bad_usage(
+        "missing KIND; valid kinds: abg, maxrate, lanes, hydra, irene, theta, "
+        "vsc3, bluewaters");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return 0;
@@ -1166,8 +1082,7 @@ int cs_platform_main(int argc, char **argv)
     printf("%s\n", smpirun_flags);
     return 0;
   }
-  if (cs_platform_init(argv[1], &pl, err, sizeof err) != 0)
-    return bad_usage("%s", err);
+  if (cs_platform_init(argv[1], &pl, err, sizeof err) != 0) return bad_usage("%s", err);
 
   int allowed = allowed_options(pl.kind);
   for (int i = 2; i < argc; i++) {
@@ -1198,13 +1113,11 @@ int cs_platform_main(int argc, char **argv)
     memcpy(name, arg + 2, nlen);
     name[nlen] = '\0';
     for (char *p = name; *p; p++)
-      if (*p == '_')
-        *p = '-';
+      if (*p == '_') *p = '-';
     if (eq) {
       value = eq + 1;
     } else {
-      if (i + 1 >= argc)
-        return bad_usage("option --%s needs a value", name);
+      if (i + 1 >= argc) return bad_usage("option --%s needs a value", name);
       value = argv[++i];
     }
     if (strcmp(name, "out") == 0) {
@@ -1217,8 +1130,7 @@ int cs_platform_main(int argc, char **argv)
     }
     size_t k;
     for (k = 0; k < sizeof option_table / sizeof option_table[0]; k++)
-      if (strcmp(name, option_table[k].name) == 0)
-        break;
+      if (strcmp(name, option_table[k].name) == 0) break;
     if (k == sizeof option_table / sizeof option_table[0] || !(allowed & option_table[k].bit)) {
       options_list(allowed, list, sizeof list);
       return bad_usage("option --%s is not valid for kind %s; valid options: %s", name,
@@ -1228,12 +1140,10 @@ int cs_platform_main(int argc, char **argv)
     int iv = 0;
     if (option_table[k].is_int ? parse_int(value, &iv) : parse_double(value, &dv))
       return bad_usage("option --%s needs %s, got '%s'", name,
-                       option_table[k].is_int ? "an integer" : "a plain number in SI units",
-                       value);
+                       option_table[k].is_int ? "an integer" : "a plain number in SI units", value);
     apply_option(&pl, option_table[k].bit, dv, iv);
   }
-  if (cs_platform_check(&pl, err, sizeof err) != 0)
-    return bad_usage("%s", err);
+  if (cs_platform_check(&pl, err, sizeof err) != 0) return bad_usage("%s", err);
 
   FILE *xf = stdout, *hf = NULL;
   if (out != NULL && (xf = fopen(out, "w")) == NULL) {
@@ -1242,15 +1152,12 @@ int cs_platform_main(int argc, char **argv)
   }
   if (hostfile != NULL && (hf = fopen(hostfile, "w")) == NULL) {
     fprintf(stderr, "collsim platform: cannot write %s: %s\n", hostfile, strerror(errno));
-    if (xf != stdout)
-      fclose(xf);
+    if (xf != stdout) fclose(xf);
     return 1;
   }
   int rc = cs_platform_write(xf, hf, &pl);
-  if (xf != stdout && fclose(xf) != 0)
-    rc = -1;
-  if (hf != NULL && fclose(hf) != 0)
-    rc = -1;
+  if (xf != stdout && fclose(xf) != 0) rc = -1;
+  if (hf != NULL && fclose(hf) != 0) rc = -1;
   if (rc != 0) {
     fprintf(stderr, "collsim platform: write failed\n");
     return 1;
@@ -1258,8 +1165,7 @@ int cs_platform_main(int argc, char **argv)
   return 0;
 }
 
-int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen)
-{
+int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
   if (f == NULL) {
     snprintf(err, errlen, "cannot open platform file %s", path);
@@ -1274,8 +1180,8 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
     if (sscanf(m,
                "collsim-model: kind=%63s np=%d nodes=%d ppn=%d lanes=%d alpha=%lg beta=%lg "
                "gamma=%lg alpha_l=%lg beta_l=%lg Rb=%lg RN=%lg Rx=%lg",
-               kind, &pl->np, &pl->nodes, &pl->ppn, &pl->lanes, &pl->alpha, &pl->beta,
-               &pl->gamma, &pl->alpha_l, &pl->beta_l, &pl->Rb, &pl->RN, &pl->Rx) == 13) {
+               kind, &pl->np, &pl->nodes, &pl->ppn, &pl->lanes, &pl->alpha, &pl->beta, &pl->gamma,
+               &pl->alpha_l, &pl->beta_l, &pl->Rb, &pl->RN, &pl->Rx) == 13) {
       found = 1;
       for (int k = 0; k < CS_PLAT_NKINDS; k++)
         if (strcmp(kind_names[k], kind) == 0) pl->kind = (cs_platform_kind)k;

@@ -34,25 +34,25 @@ extern "C" {
 
 /* The platform kinds; the first three are generic, the others are named machines. */
 typedef enum cs_platform_kind {
-  CS_PLAT_ABG = 0,     /* contention-free, full-duplex alpha-beta-gamma machine */
-  CS_PLAT_MAXRATE,     /* max-rate machine: per-process rate Rb, per-node NIC rate RN */
-  CS_PLAT_LANES,       /* k-lane machine: k NICs per node, ranks alternate over them */
-  CS_PLAT_HYDRA,       /* TU Wien Hydra: 36 x 32 cores, dual-rail Omni-Path 100 */
-  CS_PLAT_IRENE,       /* TGCC Irene SKL: 2 x 24-core Skylake nodes, InfiniBand EDR fat tree */
-  CS_PLAT_THETA,       /* ALCF Theta: Cray XC40, 64-core KNL nodes, Aries dragonfly */
-  CS_PLAT_VSC3,        /* VSC-3: 16 cores per node, dual-rail InfiniBand QDR-80 */
-  CS_PLAT_BLUEWATERS,  /* NCSA Blue Waters: Cray XE6, 16 ranks per node, Gemini */
+  CS_PLAT_ABG = 0,    /* contention-free, full-duplex alpha-beta-gamma machine */
+  CS_PLAT_MAXRATE,    /* max-rate machine: per-process rate Rb, per-node NIC rate RN */
+  CS_PLAT_LANES,      /* k-lane machine: k NICs per node, ranks alternate over them */
+  CS_PLAT_HYDRA,      /* TU Wien Hydra: 36 x 32 cores, dual-rail Omni-Path 100 */
+  CS_PLAT_IRENE,      /* TGCC Irene SKL: 2 x 24-core Skylake nodes, InfiniBand EDR fat tree */
+  CS_PLAT_THETA,      /* ALCF Theta: Cray XC40, 64-core KNL nodes, Aries dragonfly */
+  CS_PLAT_VSC3,       /* VSC-3: 16 cores per node, dual-rail InfiniBand QDR-80 */
+  CS_PLAT_BLUEWATERS, /* NCSA Blue Waters: Cray XE6, 16 ranks per node, Gemini */
   CS_PLAT_NKINDS
 } cs_platform_kind;
 
 /* How the platform file describes the network. */
 typedef enum cs_topology {
-  CS_TOPO_FLAT = 0,    /* one host per rank, private full-duplex link each, no backbone */
-  CS_TOPO_HIER,        /* one host per rank; one zone per (node, lane) with per-rank links
-                          to a memory router (intra-node) and to the lane's NIC; the NICs
-                          meet in a contention-free fabric */
-  CS_TOPO_FAT_TREE,    /* one host per node (cores = ppn); SimGrid FAT_TREE cluster */
-  CS_TOPO_DRAGONFLY    /* one host per node (cores = ppn); SimGrid DRAGONFLY cluster */
+  CS_TOPO_FLAT = 0, /* one host per rank, private full-duplex link each, no backbone */
+  CS_TOPO_HIER,     /* one host per rank; one zone per (node, lane) with per-rank links
+                       to a memory router (intra-node) and to the lane's NIC; the NICs
+                       meet in a contention-free fabric */
+  CS_TOPO_FAT_TREE, /* one host per node (cores = ppn); SimGrid FAT_TREE cluster */
+  CS_TOPO_DRAGONFLY /* one host per node (cores = ppn); SimGrid DRAGONFLY cluster */
 } cs_topology;
 
 /*
@@ -75,23 +75,23 @@ typedef enum cs_topology {
 typedef struct cs_platform {
   cs_platform_kind kind;
   cs_topology topology;
-  int nodes;        /* number of nodes used by the job */
-  int ppn;          /* ranks per node */
-  int np;           /* ranks in total (derived: nodes * ppn) */
-  int lanes;        /* NICs (lanes, sockets) per node; 1 unless kind is lanes/hydra/vsc3 */
-  double alpha;     /* inter-node latency, s (compact kinds: the shortest route, 2 links) */
-  double beta;      /* s/byte of one isolated inter-node message (derived) */
-  double gamma;     /* s/byte of local work; 0 means free (host speed 1e30 flop/s) */
-  double alpha_l;   /* intra-node latency, s */
-  double beta_l;    /* intra-node s/byte */
-  double Rb;        /* per-process injection rate, bytes/s (abg: 1/beta) */
-  double RN;        /* injection rate of one NIC, bytes/s; a node has lanes NICs */
-  double Rx;        /* bandwidth of the link between two lanes (sockets) of a node, bytes/s */
+  int nodes;      /* number of nodes used by the job */
+  int ppn;        /* ranks per node */
+  int np;         /* ranks in total (derived: nodes * ppn) */
+  int lanes;      /* NICs (lanes, sockets) per node; 1 unless kind is lanes/hydra/vsc3 */
+  double alpha;   /* inter-node latency, s (compact kinds: the shortest route, 2 links) */
+  double beta;    /* s/byte of one isolated inter-node message (derived) */
+  double gamma;   /* s/byte of local work; 0 means free (host speed 1e30 flop/s) */
+  double alpha_l; /* intra-node latency, s */
+  double beta_l;  /* intra-node s/byte */
+  double Rb;      /* per-process injection rate, bytes/s (abg: 1/beta) */
+  double RN;      /* injection rate of one NIC, bytes/s; a node has lanes NICs */
+  double Rx;      /* bandwidth of the link between two lanes (sockets) of a node, bytes/s */
   /* Compact topologies (fat tree, dragonfly) only; zero or empty otherwise. */
-  int slots;               /* node slots the topology holds (the whole machine) */
-  char topo_parameters[64];/* SimGrid topo_parameters of the cluster */
-  double link_bw;          /* bandwidth of every network link, bytes/s */
-  double link_lat;         /* latency of every network link, s */
+  int slots;                /* node slots the topology holds (the whole machine) */
+  char topo_parameters[64]; /* SimGrid topo_parameters of the cluster */
+  double link_bw;           /* bandwidth of every network link, bytes/s */
+  double link_lat;          /* latency of every network link, s */
 } cs_platform;
 
 /* The valid kind names, in cs_platform_kind order, as a NULL-terminated array. */

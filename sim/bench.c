@@ -107,8 +107,7 @@ static void wait_until(double start) {
   double t = MPI_Wtime();
   if (start > t) smpi_execute_benched(start - t);
 #else
-  while (MPI_Wtime() < start) {
-  }
+  while (MPI_Wtime() < start) {}
 #endif
 }
 
@@ -182,14 +181,9 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
   MPI_Comm_rank(comm, &r);
   switch (o->coll) {
   case CS_allgatherv:
-  case CS_gatherv:
-    x.sendcount = b->counts[r];
-    break;
-  case CS_scatterv:
-    x.recvcount = b->counts[r];
-    break;
-  default:
-    break;
+  case CS_gatherv: x.sendcount = b->counts[r]; break;
+  case CS_scatterv: x.recvcount = b->counts[r]; break;
+  default: break;
   }
   /* Rooted collectives: MPI_IN_PLACE only at the root. */
   if (o->inplace && cs_colls[o->coll].in_place == 2 && r != o->root) x.sendbuf = b->sbuf;
@@ -236,8 +230,8 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   long elems = bytes / size;
   int block = o->coll == CS_reduce_scatter_block || o->coll == CS_allgather ||
               o->coll == CS_gather || o->coll == CS_scatter;
-  int split = o->coll == CS_reduce_scatter || o->coll == CS_allgatherv ||
-              o->coll == CS_gatherv || o->coll == CS_scatterv;
+  int split = o->coll == CS_reduce_scatter || o->coll == CS_allgatherv || o->coll == CS_gatherv ||
+              o->coll == CS_scatterv;
   bench_bufs b;
   memset(&b, 0, sizeof b);
   b.count = block ? elems / p : elems;
@@ -404,22 +398,37 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       int c = cs_coll_by_name(v);
       if (c < 0) goto usage;
       o.coll = (cs_coll)c;
-    } else if (ARG("--algos")) o.algos = (char *)v;
-    else if (ARG("--bytes")) bytes = v;
-    else if (ARG("--reps")) o.reps = atoi(v);
-    else if (ARG("--warmup")) o.warmup = atoi(v);
-    else if (ARG("--time-limit")) o.time_limit = atof(v);
-    else if (ARG("--root")) o.root = atoi(v);
-    else if (ARG("--in-place")) o.inplace = atoi(v);
-    else if (ARG("--out")) o.out = v;
-    else if (!strncmp(argv[i], "--layout=", 9)) o.single = !strcmp(argv[i] + 9, "single");
-    else if (!strncmp(argv[i], "--samples=", 10)) o.samples = argv[i] + 10;
+    } else if (ARG("--algos"))
+      o.algos = (char *)v;
+    else if (ARG("--bytes"))
+      bytes = v;
+    else if (ARG("--reps"))
+      o.reps = atoi(v);
+    else if (ARG("--warmup"))
+      o.warmup = atoi(v);
+    else if (ARG("--time-limit"))
+      o.time_limit = atof(v);
+    else if (ARG("--root"))
+      o.root = atoi(v);
+    else if (ARG("--in-place"))
+      o.inplace = atoi(v);
+    else if (ARG("--out"))
+      o.out = v;
+    else if (!strncmp(argv[i], "--layout=", 9))
+      o.single = !strcmp(argv[i] + 9, "single");
+    else if (!strncmp(argv[i], "--samples=", 10))
+      o.samples = argv[i] + 10;
     else if (ARG("--type")) {
-      if (!strcmp(v, "byte")) o.dt = MPI_BYTE, o.op = MPI_BOR;
-      else if (!strcmp(v, "int")) o.dt = MPI_INT, o.op = MPI_SUM;
-      else if (!strcmp(v, "double")) o.dt = MPI_DOUBLE, o.op = MPI_SUM;
-      else goto usage;
-    } else goto usage;
+      if (!strcmp(v, "byte"))
+        o.dt = MPI_BYTE, o.op = MPI_BOR;
+      else if (!strcmp(v, "int"))
+        o.dt = MPI_INT, o.op = MPI_SUM;
+      else if (!strcmp(v, "double"))
+        o.dt = MPI_DOUBLE, o.op = MPI_SUM;
+      else
+        goto usage;
+    } else
+      goto usage;
 #undef ARG
   }
   if (o.coll == CS_NCOLL || !o.algos || !bytes || !o.out || o.reps < 1 || o.warmup < 0) goto usage;
@@ -449,7 +458,8 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     fprintf(out, "# sync=%s\n", global ? "window" : "barrier");
     fflush(out);
   }
-  for (int i = 0; i < o.nbytes && rc == 0; i++) rc = run_size(&o, o.bytes[i], out, comm, global, simulated);
+  for (int i = 0; i < o.nbytes && rc == 0; i++)
+    rc = run_size(&o, o.bytes[i], out, comm, global, simulated);
   if (out) fclose(out);
   free(o.bytes);
   return rc;

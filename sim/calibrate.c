@@ -37,7 +37,7 @@
 #include <smpi/smpi.h>
 #endif
 
-#define CAL_TAG 7301
+#define CAL_TAG   7301
 #define MAX_SIZES 128
 
 typedef struct {
@@ -93,7 +93,8 @@ static int layout_init(MPI_Comm comm, cal_layout *L) {
   L->members = malloc(sizeof(int) * (size_t)n);
   L->off = malloc(sizeof(int) * (size_t)(n + 1));
   if (!L->names || !leader_of || !L->node_of || !L->members || !L->off) return -1;
-  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, L->names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+  MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, L->names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
+             comm);
 #ifdef SMPI_H
   /* Rank 0 groups the names; a node's leader is its first rank. */
   if (L->rank == 0) {
@@ -122,8 +123,7 @@ static int layout_init(MPI_Comm comm, cal_layout *L) {
 #endif
   /* A node's leader is its lowest rank, so it is met before its members. */
   int nn = 0;
-  for (int r = 0; r < n; r++)
-    L->node_of[r] = leader_of[r] == r ? nn++ : L->node_of[leader_of[r]];
+  for (int r = 0; r < n; r++) L->node_of[r] = leader_of[r] == r ? nn++ : L->node_of[leader_of[r]];
   L->nnodes = nn;
   int k = 0;
   for (int d = 0; d < nn; d++) {
@@ -339,8 +339,9 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
 /* ---- entry ------------------------------------------------------------------ */
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: collsim-driver calibrate --samples FILE [--quick] [--reps N] [--max-bytes B]\n"
-             "(normally started by ./collsim calibrate)\n");
+  fprintf(f,
+          "usage: collsim-driver calibrate --samples FILE [--quick] [--reps N] [--max-bytes B]\n"
+          "(normally started by ./collsim calibrate)\n");
 }
 
 int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
@@ -349,10 +350,14 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--quick")) o.quick = 1;
-    else if (!strcmp(a, "--samples") && v) o.samples = argv[++i];
-    else if (!strcmp(a, "--reps") && v) o.reps = atoi(argv[++i]);
-    else if (!strcmp(a, "--max-bytes") && v) o.max_bytes = atol(argv[++i]);
+    if (!strcmp(a, "--quick"))
+      o.quick = 1;
+    else if (!strcmp(a, "--samples") && v)
+      o.samples = argv[++i];
+    else if (!strcmp(a, "--reps") && v)
+      o.reps = atoi(argv[++i]);
+    else if (!strcmp(a, "--max-bytes") && v)
+      o.max_bytes = atol(argv[++i]);
     else {
       if (rank == 0) {
         fprintf(stderr, "collsim calibrate: unknown driver option '%s'\n", a);
@@ -364,7 +369,8 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   if (!o.max_bytes) o.max_bytes = o.quick ? (1L << 20) : (16L << 20);
   if (!o.samples || o.max_bytes < 16 || o.max_bytes > (1L << 30) || o.reps < 0) {
     if (rank == 0) {
-      fprintf(stderr, "collsim calibrate: need --samples FILE, 16 <= --max-bytes <= 2^30, --reps >= 0\n");
+      fprintf(stderr,
+              "collsim calibrate: need --samples FILE, 16 <= --max-bytes <= 2^30, --reps >= 0\n");
       usage(stderr);
     }
     return 2;
@@ -379,7 +385,8 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   }
 #ifdef SMPI_H
   /* Contents do not matter: one shared copy for all simulated ranks. */
-  char *sbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes), *rbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes);
+  char *sbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes),
+       *rbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes);
 #define CAL_FREE(p) SMPI_SHARED_FREE(p)
 #else
   char *sbuf = malloc((size_t)o.max_bytes), *rbuf = malloc((size_t)o.max_bytes);
@@ -411,8 +418,10 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
 #else
     const char *backend = "mpi";
 #endif
-    fprintf(f, "# collsim calibrate backend=%s np=%d nodes=%d quick=%d max_bytes=%ld reps=%d warmup=%d\n",
-            backend, L.size, L.nnodes, o.quick, o.max_bytes, o.reps, warmup(&o));
+    fprintf(
+        f,
+        "# collsim calibrate backend=%s np=%d nodes=%d quick=%d max_bytes=%ld reps=%d warmup=%d\n",
+        backend, L.size, L.nnodes, o.quick, o.max_bytes, o.reps, warmup(&o));
     fprintf(f, "# library: %s\n", lib);
     for (int d = 0; d < L.nnodes; d++)
       fprintf(f, "# node %d ranks=%d first=%d host=%s\n", d, node_ranks(&L, d), L.members[L.off[d]],
@@ -423,7 +432,8 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   MPI_Barrier(comm);
 
   /* Ping-pong: intra-node, then inter-node. */
-  if (node_ranks(&L, 0) >= 2) measure_pingpong(comm, &L, &o, L.members[1], "pp_intra", f, sbuf, rbuf);
+  if (node_ranks(&L, 0) >= 2)
+    measure_pingpong(comm, &L, &o, L.members[1], "pp_intra", f, sbuf, rbuf);
   if (L.nnodes >= 2) measure_pingpong(comm, &L, &o, L.members[L.off[1]], "pp_inter", f, sbuf, rbuf);
 
   /* Concurrent flows. */

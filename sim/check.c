@@ -80,7 +80,9 @@ static void gen(int t, int r, long gi, void *e) {
   switch (t) {
   case T_INT: *(int *)e = (int)((r * 131L + gi * 7 + 3) % 1999) - 999; break;
   case T_DOUBLE: *(double *)e = (double)((r * 37L + gi * 11) % 1013) + r * 1e-3; break;
-  case T_BYTE: *(unsigned char *)e = (unsigned char)((1u << ((r + gi) % 8)) | (((r * 3 + gi) & 2) << 3)); break;
+  case T_BYTE:
+    *(unsigned char *)e = (unsigned char)((1u << ((r + gi) % 8)) | (((r * 3 + gi) & 2) << 3));
+    break;
   case T_VEC:
     ((int *)e)[0] = (int)((r * 17L + gi * 5) % 211) - 100;
     ((int *)e)[1] = (int)((r * 29L + gi * 3) % 97);
@@ -100,7 +102,9 @@ static void fold(int t, int lo, int hi, long gi, void *e) {
     gen(t, r, gi, x);
     switch (t) {
     case T_INT: *(int *)e += *(int *)x; break;
-    case T_DOUBLE: if (*(double *)x > *(double *)e) *(double *)e = *(double *)x; break;
+    case T_DOUBLE:
+      if (*(double *)x > *(double *)e) *(double *)e = *(double *)x;
+      break;
     case T_BYTE: *(unsigned char *)e |= *(unsigned char *)x; break;
     case T_VEC:
       ((int *)e)[0] += ((int *)x)[0];
@@ -135,16 +139,21 @@ static void print_elem(int t, const unsigned char *e, char *out, size_t len) {
   case T_BYTE: snprintf(out, len, "0x%02x", *e); break;
   default: {
     size_t o = 0;
-    for (size_t i = 0; i < types[t].ext && o + 3 < len; i++) o += (size_t)snprintf(out + o, len - o, "%02x", e[i]);
+    for (size_t i = 0; i < types[t].ext && o + 3 < len; i++)
+      o += (size_t)snprintf(out + o, len - o, "%02x", e[i]);
   }
   }
 }
 
 /* Input in a send buffer: gaps carry SEND_GAP, which must never reach a
  * receive buffer. */
-static void fill_input(int t, int r, long gi0, long n, char *buf) { fill_gap(t, r, gi0, n, buf, SEND_GAP); }
+static void fill_input(int t, int r, long gi0, long n, char *buf) {
+  fill_gap(t, r, gi0, n, buf, SEND_GAP);
+}
 /* Input placed in a receive buffer (MPI_IN_PLACE): gaps stay SENT. */
-static void fill_inplace(int t, int r, long gi0, long n, char *buf) { fill_gap(t, r, gi0, n, buf, SENT); }
+static void fill_inplace(int t, int r, long gi0, long n, char *buf) {
+  fill_gap(t, r, gi0, n, buf, SENT);
+}
 
 /* Defects of MPI libraries that this harness found. Such cases still run
  * and are still checked; a failure is reported as KNOWN (not counted as a
@@ -157,7 +166,8 @@ typedef struct {
 } known_defect;
 static const known_defect known_defects[] = {
     {1, CS_scan, T_NONCOMM, "SMPI 3.32 MPI_Scan computes wrong results for a non-commutative op"},
-    {1, CS_exscan, T_NONCOMM, "SMPI 3.32 MPI_Exscan computes wrong results for a non-commutative op"},
+    {1, CS_exscan, T_NONCOMM,
+     "SMPI 3.32 MPI_Exscan computes wrong results for a non-commutative op"},
 };
 
 static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, int type) {
@@ -168,7 +178,8 @@ static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, int t
 #endif
   if (!(a->flags & CS_NATIVE)) return NULL;
   for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
-    if (known_defects[i].smpi == smpi && known_defects[i].coll == coll && known_defects[i].type == type)
+    if (known_defects[i].smpi == smpi && known_defects[i].coll == coll &&
+        known_defects[i].type == type)
       return &known_defects[i];
   return NULL;
 }
@@ -302,7 +313,9 @@ static int run_case(const ccase *c, MPI_Comm comm) {
   x.root = root;
   x.comm = comm;
   switch (c->coll) {
-  case CS_allreduce: case CS_scan: case CS_exscan:
+  case CS_allreduce:
+  case CS_scan:
+  case CS_exscan:
     sn = rn = chi = n;
     x.count = (int)n;
     if (c->coll == CS_exscan && r == 0) check = 0; /* undefined on rank 0 */
@@ -388,9 +401,14 @@ static int run_case(const ccase *c, MPI_Comm comm) {
   /* Inputs (global element index = index in the rank's send vector) and
    * the expected image of the receive buffer. */
   switch (c->coll) {
-  case CS_allreduce: case CS_reduce: case CS_scan: case CS_exscan:
-    if (inplace_here) fill_inplace(c->type, r, 0, n, rbuf);
-    else fill_input(c->type, r, 0, n, sbuf);
+  case CS_allreduce:
+  case CS_reduce:
+  case CS_scan:
+  case CS_exscan:
+    if (inplace_here)
+      fill_inplace(c->type, r, 0, n, rbuf);
+    else
+      fill_input(c->type, r, 0, n, sbuf);
     if (c->coll != CS_reduce || isroot)
       for (long i = 0; i < chi; i++) {
         int lo = 0, hi = p;
@@ -400,29 +418,39 @@ static int run_case(const ccase *c, MPI_Comm comm) {
       }
     if (c->coll == CS_exscan && r == 0) memcpy(ebuf, rbuf, (size_t)(rn * E));
     break;
-  case CS_reduce_scatter_block: case CS_reduce_scatter: {
+  case CS_reduce_scatter_block:
+  case CS_reduce_scatter: {
     long tot = c->coll == CS_reduce_scatter ? sn : n * p;
-    if (inplace_here) fill_inplace(c->type, r, 0, tot, rbuf);
-    else fill_input(c->type, r, 0, tot, sbuf);
+    if (inplace_here)
+      fill_inplace(c->type, r, 0, tot, rbuf);
+    else
+      fill_input(c->type, r, 0, tot, sbuf);
     long d = c->coll == CS_reduce_scatter ? displs[r] : n * r;
     for (long i = 0; i < chi; i++) fold(c->type, 0, p, d + i, ebuf + i * E);
     break;
   }
-  case CS_allgather: case CS_gather:
-    if (inplace_here) fill_inplace(c->type, r, 0, n, rbuf + n * r * E);
-    else fill_input(c->type, r, 0, n, sbuf);
+  case CS_allgather:
+  case CS_gather:
+    if (inplace_here)
+      fill_inplace(c->type, r, 0, n, rbuf + n * r * E);
+    else
+      fill_input(c->type, r, 0, n, sbuf);
     if (c->coll == CS_allgather || isroot)
       for (int j = 0; j < p; j++) fill_input(c->type, j, 0, n, ebuf + n * j * E);
     break;
-  case CS_allgatherv: case CS_gatherv:
-    if (inplace_here) fill_inplace(c->type, r, 0, counts[r], rbuf + (long)displs[r] * E);
-    else fill_input(c->type, r, 0, counts[r], sbuf);
+  case CS_allgatherv:
+  case CS_gatherv:
+    if (inplace_here)
+      fill_inplace(c->type, r, 0, counts[r], rbuf + (long)displs[r] * E);
+    else
+      fill_input(c->type, r, 0, counts[r], sbuf);
     if (c->coll == CS_allgatherv || isroot)
       for (int j = 0; j < p; j++) fill_input(c->type, j, 0, counts[j], ebuf + (long)displs[j] * E);
     /* the holes between blocks (layout rev) must stay untouched */
     for (long i = 0; i < rn; i++) {
       int inblock = 0;
-      for (int j = 0; j < p && !inblock; j++) inblock = i >= displs[j] && i < (long)displs[j] + counts[j];
+      for (int j = 0; j < p && !inblock; j++)
+        inblock = i >= displs[j] && i < (long)displs[j] + counts[j];
       if (!inblock) memset(ebuf + i * E, SENT, (size_t)E);
     }
     break;
@@ -493,8 +521,8 @@ static int run_case(const ccase *c, MPI_Comm comm) {
   const known_defect *kd = find_known(c->coll, c->algo, c->type);
   if (fail) {
     describe(c, p, desc, sizeof desc);
-    printf("%s %s rank=%d index=%ld expected=%s got=%s%s%s\n", kd ? "KNOWN" : "FAIL", desc, r, bad, ev, gv,
-           kd ? " -- " : "", kd ? kd->what : "");
+    printf("%s %s rank=%d index=%ld expected=%s got=%s%s%s\n", kd ? "KNOWN" : "FAIL", desc, r, bad,
+           ev, gv, kd ? " -- " : "", kd ? kd->what : "");
     fflush(stdout);
   }
   if (kd && fail) fail = 2;
@@ -545,20 +573,30 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   types_init();
   const char *colls = "all", *algos = "all", *counts = "0,1,p-1,p,p+1,1009", *roots = "auto",
-             *inplace = "0,1", *tlist = "int,double,byte,vec,noncomm", *layouts = "even,one,ramp,rev";
+             *inplace = "0,1", *tlist = "int,double,byte,vec,noncomm",
+             *layouts = "even,one,ramp,rev";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--coll")) colls = argv[i + 1];
-    else if (!strcmp(argv[i], "--algo")) algos = argv[i + 1];
-    else if (!strcmp(argv[i], "--count")) counts = argv[i + 1];
-    else if (!strcmp(argv[i], "--root")) roots = argv[i + 1];
-    else if (!strcmp(argv[i], "--in-place")) inplace = argv[i + 1];
-    else if (!strcmp(argv[i], "--type")) tlist = argv[i + 1];
-    else if (!strcmp(argv[i], "--layout")) layouts = argv[i + 1];
+    if (!strcmp(argv[i], "--coll"))
+      colls = argv[i + 1];
+    else if (!strcmp(argv[i], "--algo"))
+      algos = argv[i + 1];
+    else if (!strcmp(argv[i], "--count"))
+      counts = argv[i + 1];
+    else if (!strcmp(argv[i], "--root"))
+      roots = argv[i + 1];
+    else if (!strcmp(argv[i], "--in-place"))
+      inplace = argv[i + 1];
+    else if (!strcmp(argv[i], "--type"))
+      tlist = argv[i + 1];
+    else if (!strcmp(argv[i], "--layout"))
+      layouts = argv[i + 1];
     else if (!strcmp(argv[i], "--counts")) {
       char *cb = strdup(argv[i + 1]), **items = malloc(sizeof(char *) * 65536);
       int k = split(cb, items, 65536);
       if (k != p) {
-        if (r == 0) fprintf(stderr, "collsim: --counts gives %d counts, but p = %d needs one per rank\n", k, p);
+        if (r == 0)
+          fprintf(stderr, "collsim: --counts gives %d counts, but p = %d needs one per rank\n", k,
+                  p);
         return 2;
       }
       explicit_counts = malloc(sizeof(int) * (size_t)p);
@@ -567,7 +605,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
         char *end;
         long v = strtol(items[j], &end, 10);
         if (*end || v < 0) {
-          if (r == 0) fprintf(stderr, "collsim: bad count '%s' in --counts (numbers >= 0)\n", items[j]);
+          if (r == 0)
+            fprintf(stderr, "collsim: bad count '%s' in --counts (numbers >= 0)\n", items[j]);
           return 2;
         }
         explicit_counts[j] = (int)v;
@@ -579,8 +618,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       layouts = "explicit";
       free(items);
       free(cb);
-    }
-    else {
+    } else {
       if (r == 0) fprintf(stderr, "collsim check driver: unknown option %s\n", argv[i]);
       return 2;
     }
@@ -597,20 +635,25 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
   for (int i = 0; i < nt; i++) {
     int found = 0;
     for (int t = 0; t < T_N; t++)
-      if (!strcmp(titems[i], types[t].name) || !strcmp(titems[i], types[t].opname)) tsel[t] = found = 1;
+      if (!strcmp(titems[i], types[t].name) || !strcmp(titems[i], types[t].opname))
+        tsel[t] = found = 1;
     if (!found) {
-      if (r == 0) fprintf(stderr, "collsim: unknown --type %s (valid: int, double, byte, vec, noncomm)\n", titems[i]);
+      if (r == 0)
+        fprintf(stderr, "collsim: unknown --type %s (valid: int, double, byte, vec, noncomm)\n",
+                titems[i]);
       return 2;
     }
   }
   for (int i = 0; i < nl; i++) {
     int found = 0;
     for (int t = 0; t < L_N; t++)
-      if (t == L_EXPLICIT && !explicit_counts) continue;
-      else
-      if (!strcmp(litems[i], layout_names[t])) lsel[t] = found = 1;
+      if (t == L_EXPLICIT && !explicit_counts)
+        continue;
+      else if (!strcmp(litems[i], layout_names[t]))
+        lsel[t] = found = 1;
     if (!found) {
-      if (r == 0) fprintf(stderr, "collsim: unknown --layout %s (valid: even, one, ramp, rev)\n", litems[i]);
+      if (r == 0)
+        fprintf(stderr, "collsim: unknown --layout %s (valid: even, one, ramp, rev)\n", litems[i]);
       return 2;
     }
   }
@@ -637,7 +680,9 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
         int ok;
         long n = eval_expr(nitems[ni_], p, &ok);
         if (!ok || n < 0) {
-          if (r == 0) fprintf(stderr, "collsim: bad count '%s' (a number >= 0 or p, p-1, p+1, p/2, p*2)\n", nitems[ni_]);
+          if (r == 0)
+            fprintf(stderr, "collsim: bad count '%s' (a number >= 0 or p, p-1, p+1, p/2, p*2)\n",
+                    nitems[ni_]);
           return 2;
         }
         /* dedupe counts that coincide for this p */
@@ -655,7 +700,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
           if (ci == CS_reduce_scatter && li == L_REV) continue; /* no displs */
           /* roots */
           int rootlist[4096], nr = 0;
-          if (!ci_info->rooted) rootlist[nr++] = 0;
+          if (!ci_info->rooted)
+            rootlist[nr++] = 0;
           else if (!strcmp(ritems[0], "auto")) {
             if (p <= 16)
               for (int k = 0; k < p; k++) rootlist[nr++] = k;
@@ -670,7 +716,9 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
               int ok3;
               long rv = eval_expr(ritems[k], p, &ok3);
               if (!ok3 || rv < 0 || rv >= p) {
-                if (r == 0) fprintf(stderr, "collsim: bad --root %s for p = %d (valid: 0 .. %d, p/2, p-1)\n", ritems[k], p, p - 1);
+                if (r == 0)
+                  fprintf(stderr, "collsim: bad --root %s for p = %d (valid: 0 .. %d, p/2, p-1)\n",
+                          ritems[k], p, p - 1);
                 return 2;
               }
               rootlist[nr++] = (int)rv;
@@ -706,7 +754,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       failed += all[i] == 1;
       known += all[i] == 2;
     }
-    printf("RESULT p=%d passed=%ld failed=%ld known=%ld\n", p, ty.ncase - failed - known, failed, known);
+    printf("RESULT p=%d passed=%ld failed=%ld known=%ld\n", p, ty.ncase - failed - known, failed,
+           known);
     fflush(stdout);
     free(all);
   }

@@ -20,7 +20,8 @@ static void check(int ok, const char *what) {
 static void near(double got, double want, double tol, const char *what) {
   char buf[256];
   double rel = want != 0 ? fabs(got - want) / fabs(want) : fabs(got);
-  snprintf(buf, sizeof buf, "%s: got %.10g, want %.10g (rel. error %.2g, tolerance %.2g)", what, got, want, rel, tol);
+  snprintf(buf, sizeof buf, "%s: got %.10g, want %.10g (rel. error %.2g, tolerance %.2g)", what,
+           got, want, rel, tol);
   check(rel <= tol, buf);
 }
 
@@ -52,8 +53,8 @@ static void test_median(void) {
   double k[] = {2, 1, 1, 2, 1}, x[] = {8, 4, 4, 8, 4}, y[] = {10, 3, 1, 20, 2}, ok[5], ox[5], oy[5];
   int cnt[5];
   int g = cs_medians_by_key(k, x, y, 5, ok, ox, oy, cnt);
-  check(g == 2 && ok[0] == 1 && ox[0] == 4 && oy[0] == 2 && cnt[0] == 3 && ok[1] == 2 && oy[1] == 15 &&
-            cnt[1] == 2,
+  check(g == 2 && ok[0] == 1 && ox[0] == 4 && oy[0] == 2 && cnt[0] == 3 && ok[1] == 2 &&
+            oy[1] == 15 && cnt[1] == 2,
         "medians_by_key groups (k, x), sorts, takes medians");
 }
 
@@ -95,7 +96,8 @@ static void test_linear(void) {
   for (int i = 0; i < g; i++) sx += ox[i], sy += oy[i], sxx += ox[i] * ox[i], sxy += ox[i] * oy[i];
   double b_ols = (g * sxy - sx * sy) / (g * sxx - sx * sx), a_ols = (sy - b_ols * sx) / g;
   char msg[160];
-  snprintf(msg, sizeof msg, "unweighted least squares misses alpha by far (%.0f%%), the relative fit does not",
+  snprintf(msg, sizeof msg,
+           "unweighted least squares misses alpha by far (%.0f%%), the relative fit does not",
            100 * fabs(a_ols - alpha) / alpha);
   check(fabs(a_ols - alpha) / alpha > 0.1, msg);
 
@@ -115,11 +117,15 @@ static void test_linear(void) {
   near(f.b, gamma, 0.005, "noisy: gamma within 0.5%");
 
   /* Bad input. */
-  double one[] = {1}, same[] = {4, 4, 4}, ty[] = {1e-6, 2e-6, 3e-6}, zero[] = {0, 1e-6, 2e-6}, xs[] = {0, 1, 2};
+  double one[] = {1}, same[] = {4, 4, 4}, ty[] = {1e-6, 2e-6, 3e-6}, zero[] = {0, 1e-6, 2e-6},
+         xs[] = {0, 1, 2};
   err[0] = 0;
-  check(cs_fit_linear_rel(one, one, 1, &f, err, sizeof err) == -1 && strstr(err, "at least 2"), "refuses one point");
-  check(cs_fit_linear_rel(same, ty, 3, &f, err, sizeof err) == -1 && strstr(err, "same size"), "refuses a single size");
-  check(cs_fit_linear_rel(xs, zero, 3, &f, err, sizeof err) == -1 && strstr(err, "> 0"), "refuses a zero time");
+  check(cs_fit_linear_rel(one, one, 1, &f, err, sizeof err) == -1 && strstr(err, "at least 2"),
+        "refuses one point");
+  check(cs_fit_linear_rel(same, ty, 3, &f, err, sizeof err) == -1 && strstr(err, "same size"),
+        "refuses a single size");
+  check(cs_fit_linear_rel(xs, zero, 3, &f, err, sizeof err) == -1 && strstr(err, "> 0"),
+        "refuses a zero time");
 }
 
 static void rates_of(const double *k, int n, double Rb, double RN, double *r) {
@@ -135,7 +141,8 @@ static void test_maxrate(void) {
   check(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, exact: runs");
   near(f.Rb, 5e9, 1e-12, "exact: Rb");
   near(f.RN, 12.5e9, 1e-12, "exact: RN");
-  check(f.rn_reached && f.rb_identified && f.nlin == 2 && f.rms_rel < 1e-12, "exact: RN reached from k = 3, residual 0");
+  check(f.rn_reached && f.rb_identified && f.nlin == 2 && f.rms_rel < 1e-12,
+        "exact: RN reached from k = 3, residual 0");
 
   lcg_state = 4242;
   for (int i = 0; i < 8; i++) r[i] *= 1 + 0.02 * noise();
@@ -160,11 +167,13 @@ static void test_maxrate(void) {
 
   /* One k only (one node with 2 ranks): Rb = the rate, RN not reached. */
   r[0] = 4e9;
-  check(cs_fit_maxrate(k, r, 1, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified, "k = 1 only: Rb, RN not reached");
+  check(cs_fit_maxrate(k, r, 1, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
+        "k = 1 only: Rb, RN not reached");
   near(f.Rb, 4e9, 1e-12, "k = 1 only: Rb");
 
   r[1] = -1;
-  check(cs_fit_maxrate(k, r, 2, &f, err, sizeof err) == -1 && strstr(err, "rate"), "refuses a negative rate");
+  check(cs_fit_maxrate(k, r, 2, &f, err, sizeof err) == -1 && strstr(err, "rate"),
+        "refuses a negative rate");
   check(cs_fit_maxrate(k, r, 0, &f, err, sizeof err) == -1, "refuses no data");
 }
 
@@ -189,7 +198,8 @@ static void test_flows(void) {
     char err[256];
     int nk = 0;
     int rc = cs_fit_flows(k, x, t, n, ks, rates, rms, &nk, &f, err, sizeof err);
-    check(rc == 0 && nk == KMAX, pass ? "flows, +-3% noise: runs, one rate per k" : "flows, exact: runs, one rate per k");
+    check(rc == 0 && nk == KMAX,
+          pass ? "flows, +-3% noise: runs, one rate per k" : "flows, exact: runs, one rate per k");
     double tol = pass ? 0.01 : 1e-9;
     near(rates[0], Rb, tol, pass ? "noisy flows: k = 1 rate" : "exact flows: k = 1 rate");
     near(f.Rb, Rb, tol, pass ? "noisy flows: Rb within 1%" : "exact flows: Rb");
@@ -199,7 +209,8 @@ static void test_flows(void) {
   double one[2] = {1, 1}, xs[2] = {1000, 1000}, ts[2] = {1e-6, 1e-6};
   cs_maxrate_fit f;
   char err[256];
-  check(cs_fit_flows(one, xs, ts, 2, NULL, NULL, NULL, NULL, &f, err, sizeof err) == -1 && strstr(err, "k = 1"),
+  check(cs_fit_flows(one, xs, ts, 2, NULL, NULL, NULL, NULL, &f, err, sizeof err) == -1 &&
+            strstr(err, "k = 1"),
         "flows: refuses one size per k, naming k");
 }
 

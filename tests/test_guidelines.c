@@ -9,14 +9,14 @@
 #include "guidelines.h"
 
 static int fails;
-#define CHECK(cond, ...)                                                                         \
-  do {                                                                                           \
-    if (!(cond)) {                                                                               \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                      \
-      fprintf(stderr, __VA_ARGS__);                                                              \
-      fprintf(stderr, "\n");                                                                     \
-      fails++;                                                                                   \
-    }                                                                                            \
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fprintf(stderr, "\n");                               \
+      fails++;                                             \
+    }                                                      \
   } while (0)
 
 static int near(double a, double b, double tol) { return fabs(a - b) <= tol * fmax(1, fabs(b)); }

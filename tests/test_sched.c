@@ -11,17 +11,17 @@
 #include "sched.h"
 
 static int failures = 0;
-#define CHECK_EQ(a, b, ...)                                                               \
-  do {                                                                                    \
-    long long a_ = (long long)(a), b_ = (long long)(b);                                   \
-    if (a_ != b_) {                                                                       \
-      if (failures++ < 20) {                                                              \
-        fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld (", __FILE__, __LINE__, #a, #b, \
-                a_, b_);                                                                  \
-        fprintf(stderr, __VA_ARGS__);                                                     \
-        fprintf(stderr, ")\n");                                                           \
-      }                                                                                   \
-    }                                                                                     \
+#define CHECK_EQ(a, b, ...)                                                                       \
+  do {                                                                                            \
+    long long a_ = (long long)(a), b_ = (long long)(b);                                           \
+    if (a_ != b_) {                                                                               \
+      if (failures++ < 20) {                                                                      \
+        fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld (", __FILE__, __LINE__, #a, #b, a_, \
+                b_);                                                                              \
+        fprintf(stderr, __VA_ARGS__);                                                             \
+        fprintf(stderr, ")\n");                                                                   \
+      }                                                                                           \
+    }                                                                                             \
   } while (0)
 
 typedef struct {
@@ -52,7 +52,8 @@ static void test_skips(int p) {
   if (p > 1) CHECK_EQ(skips[1], 2, "p=%d", p);
   long sum = 0;
   for (int k = 0; k < q; k++) {
-    CHECK_EQ(skips[k + 1] <= 2 * skips[k] && 2 * skips[k] <= skips[k + 1] + 1, 1, "Lemma 1 p=%d k=%d", p, k);
+    CHECK_EQ(skips[k + 1] <= 2 * skips[k] && 2 * skips[k] <= skips[k + 1] + 1, 1,
+             "Lemma 1 p=%d k=%d", p, k);
     sum += skips[k + 1] - skips[k];
   }
   CHECK_EQ(sum, p - 1, "p=%d", p);
@@ -130,7 +131,8 @@ static void test_circ_reduce_scatter(int p) {
       CHECK_EQ(mod(f - poff[j], p), r, "own alignment p=%d k=%d", p, k);
       T[(long)r * half] = P[(long)f * half + j];
       for (int i = 1; i < n; i++) {
-        CHECK_EQ(mod(f - poff[j + i], p), mod(r - poff[j + n + i - 1], p), "alignment p=%d k=%d", p, k);
+        CHECK_EQ(mod(f - poff[j + i], p), mod(r - poff[j + n + i - 1], p), "alignment p=%d k=%d", p,
+                 k);
         T[(long)r * half + i] = P[(long)f * half + j + i];
       }
     }
@@ -243,7 +245,9 @@ static void test_gather(int p) {
     for (int t = 0; t < p; t++) {
       int listens = t == 0 || k < M[t];
       int f = (t + c.d[k]) % p;
-      if (listens) CHECK_EQ(f != 0 && cs_circ_in_block_set(&c, k, f), 1, "sender exists p=%d k=%d t=%d", p, k, t);
+      if (listens)
+        CHECK_EQ(f != 0 && cs_circ_in_block_set(&c, k, f), 1, "sender exists p=%d k=%d t=%d", p, k,
+                 t);
       for (int b = 0; b < p; b++)
         if (inc[(long)t * p + b]) {
           CHECK_EQ(held[(long)t * p + b], 0, "received twice p=%d", p);
@@ -322,6 +326,7 @@ int main(int argc, char **argv) {
   }
   free(S);
   free(N);
-  printf("schedules checked for p = 1 .. %d: %s (%d failures)\n", pmax, failures ? "FAILED" : "ok", failures);
+  printf("schedules checked for p = 1 .. %d: %s (%d failures)\n", pmax, failures ? "FAILED" : "ok",
+         failures);
   return failures ? 1 : 0;
 }

@@ -254,7 +254,8 @@ int cs_fit_flows(const double *k, const double *bytes, const double *t, int n, d
       goto out;
     }
     if (!(lf.b > 0)) {
-      set_err(err, errlen, "k = %g: the time does not grow with the size (slope %g s/byte)", ok[i], lf.b);
+      set_err(err, errlen, "k = %g: the time does not grow with the size (slope %g s/byte)", ok[i],
+              lf.b);
       goto out;
     }
     kk[d] = ok[i];

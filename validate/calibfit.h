@@ -25,13 +25,13 @@ extern "C" {
 
 /* y = a + b x, fitted by relative-error least squares. */
 typedef struct cs_linfit {
-  double a, b;        /* intercept (s) and slope (s/byte) */
-  double se_a, se_b;  /* standard errors (from the fit's covariance scaled by its
-                         residual variance chi^2/(n-2); 0 when n = 2) */
-  double rms_rel;     /* RMS relative residual sqrt(mean(((y - a - b x) / y)^2)) */
-  double max_rel;     /* largest |relative residual| ... */
-  double x_max_rel;   /* ... and the x where it occurs */
-  int n;              /* points used */
+  double a, b;       /* intercept (s) and slope (s/byte) */
+  double se_a, se_b; /* standard errors (from the fit's covariance scaled by its
+                        residual variance chi^2/(n-2); 0 when n = 2) */
+  double rms_rel;    /* RMS relative residual sqrt(mean(((y - a - b x) / y)^2)) */
+  double max_rel;    /* largest |relative residual| ... */
+  double x_max_rel;  /* ... and the x where it occurs */
+  int n;             /* points used */
 } cs_linfit;
 
 /* Fits y = a + b x to n points (x >= 0, y > 0, at least two distinct x). */
@@ -61,13 +61,13 @@ int cs_medians_by_key(const double *k, const double *x, const double *y, int n, 
  * when the data show it).
  */
 typedef struct cs_maxrate_fit {
-  double Rb;          /* per-process rate, bytes/s */
-  double RN;          /* per-node injection limit, bytes/s */
-  int rn_reached;     /* 1: some k is limited by RN; 0: RN was not reached by the largest
-                         k measured, and RN = kmax Rb is only a lower bound */
-  int rb_identified;  /* 0: even the smallest k is limited by RN, so Rb is not identified:
-                         Rb >= RN / kmin, and Rb is set to that bound (= RN for kmin = 1) */
-  int nlin;           /* distinct k values in the linear (k Rb) part */
+  double Rb;               /* per-process rate, bytes/s */
+  double RN;               /* per-node injection limit, bytes/s */
+  int rn_reached;          /* 1: some k is limited by RN; 0: RN was not reached by the largest
+                              k measured, and RN = kmax Rb is only a lower bound */
+  int rb_identified;       /* 0: even the smallest k is limited by RN, so Rb is not identified:
+                              Rb >= RN / kmin, and Rb is set to that bound (= RN for kmin = 1) */
+  int nlin;                /* distinct k values in the linear (k Rb) part */
   double rms_rel, max_rel; /* relative residuals of the rates */
   int n;
 } cs_maxrate_fit;

@@ -21,8 +21,8 @@ typedef struct {
   const char *desc; /* what it says */
   int nl, nr;
   cs_gl_term lhs[CS_GL_MAXTERMS], rhs[CS_GL_MAXTERMS];
-  int local_reduce; /* rhs also charges a local reduction: gamma * m */
-  int approx;       /* "~": violated if either side exceeds the other */
+  int local_reduce;   /* rhs also charges a local reduction: gamma * m */
+  int approx;         /* "~": violated if either side exceeds the other */
   int need_divisible; /* evaluated only where p divides m */
 } cs_guideline;
 

@@ -22,11 +22,9 @@
  *                             2^30); otherwise the library's collective.
  *   COLLSIM_PMPI_VERBOSE      1: at MPI_Finalize rank 0 of MPI_COMM_WORLD
  *                             prints one line per configured collective,
- *                               collsim-pmpi: allreduce circulant calls=N fallback=M outside=K rank=0
- *                             (calls: served by the algorithm; fallback: by
- *                             the library because the call or the setting is
- *                             unsupported; outside: by the library because m
- *                             is out of range) and the configuration at
+ *                               collsim-pmpi: allreduce circulant calls=N fallback=M outside=K
+ * rank=0 (calls: served by the algorithm; fallback: by the library because the call or the setting
+ * is unsupported; outside: by the library because m is out of range) and the configuration at
  *                             MPI_Init; 2: every process prints its lines.
  *   COLLSIM_PMPI_LOG=FILE     appends the same lines (and every warning) to
  *                             FILE, whether or not VERBOSE is set.
@@ -86,11 +84,11 @@ typedef struct {
 } coll_state;
 
 static coll_state st[CS_NCOLL];
-static int verbose;             /* COLLSIM_PMPI_VERBOSE */
-static const char *log_path;    /* COLLSIM_PMPI_LOG */
-static int setup_collective;    /* MPI_Init path: check consistency */
+static int verbose;          /* COLLSIM_PMPI_VERBOSE */
+static const char *log_path; /* COLLSIM_PMPI_LOG */
+static int setup_collective; /* MPI_Init path: check consistency */
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
-static __thread int depth;      /* > 0 while a kernel runs on this thread */
+static __thread int depth; /* > 0 while a kernel runs on this thread */
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -147,8 +145,8 @@ static void warn(cs_coll c, int reason, MPI_Comm comm, const char *what) {
   PMPI_Comm_rank(comm, &r);
   if (r != 0) return;
   if (__atomic_exchange_n(&s->warned[reason], 1, __ATOMIC_RELAXED)) return;
-  emit_warning("%s %s: %s; using the library's %s (reported once per process)",
-               cs_colls[c].name, s->given, what, mpi_name(c));
+  emit_warning("%s %s: %s; using the library's %s (reported once per process)", cs_colls[c].name,
+               s->given, what, mpi_name(c));
 }
 
 /* ---- settings --------------------------------------------------------- */
@@ -161,9 +159,21 @@ static long long parse_bytes(const char *v) {
   if (end == v || errno || x < 0) return -1;
   long long mul = 1;
   switch (*end) {
-  case 'k': case 'K': mul = 1LL << 10; end++; break;
-  case 'm': case 'M': mul = 1LL << 20; end++; break;
-  case 'g': case 'G': mul = 1LL << 30; end++; break;
+  case 'k':
+  case 'K':
+    mul = 1LL << 10;
+    end++;
+    break;
+  case 'm':
+  case 'M':
+    mul = 1LL << 20;
+    end++;
+    break;
+  case 'g':
+  case 'G':
+    mul = 1LL << 30;
+    end++;
+    break;
   default: break;
   }
   if (*end) return -1;
@@ -217,8 +227,8 @@ static void setup(void) {
       if (r0) {
         char names[512];
         valid_names((cs_coll)c, names, sizeof names);
-        emit_warning("%s=%s: unknown algorithm for %s (valid: %s); using the library's %s",
-                     s->env, name, cs_colls[c].name, names, mpi_name((cs_coll)c));
+        emit_warning("%s=%s: unknown algorithm for %s (valid: %s); using the library's %s", s->env,
+                     name, cs_colls[c].name, names, mpi_name((cs_coll)c));
       }
       continue;
     }
@@ -248,9 +258,10 @@ static void setup(void) {
         s->active = 0;
       } else if (!size_known_everywhere((cs_coll)c)) {
         if (r0)
-          emit_warning("%s: no size threshold for %s (only the root knows the total size); %s "
-                       "uses the library's %s",
-                       var, cs_colls[c].name, cs_colls[c].name, mpi_name((cs_coll)c));
+          emit_warning(
+              "%s: no size threshold for %s (only the root knows the total size); %s "
+              "uses the library's %s",
+              var, cs_colls[c].name, cs_colls[c].name, mpi_name((cs_coll)c));
         s->active = 0;
       } else {
         *dst[i] = x;
@@ -281,9 +292,10 @@ static void setup(void) {
         st[c].active = 0;
       }
       if (r0)
-        emit_warning("the COLLSIM_* settings differ between processes; every collective uses "
-                     "the library%s",
-                     any ? "" : " (no algorithm was set here)");
+        emit_warning(
+            "the COLLSIM_* settings differ between processes; every collective uses "
+            "the library%s",
+            any ? "" : " (no algorithm was set here)");
     }
   }
 
@@ -292,8 +304,10 @@ static void setup(void) {
       coll_state *s = &st[c];
       if (!s->given) continue;
       char hi[32];
-      if (s->max_bytes == LLONG_MAX) snprintf(hi, sizeof hi, "inf");
-      else snprintf(hi, sizeof hi, "%lld", s->max_bytes);
+      if (s->max_bytes == LLONG_MAX)
+        snprintf(hi, sizeof hi, "inf");
+      else
+        snprintf(hi, sizeof hi, "%lld", s->max_bytes);
       fprintf(stderr, "collsim-pmpi: config: %s=%s min_bytes=%lld max_bytes=%s%s\n",
               cs_colls[c].name, s->given, s->min_bytes, hi,
               s->active ? "" : " (inactive: the library serves every call)");
@@ -315,8 +329,10 @@ static int shadow_delete(MPI_Comm comm, int key, void *val, void *extra) {
   (void)comm, (void)key, (void)extra;
   shadow *s = val;
   pthread_mutex_lock(&shadow_lock);
-  if (s->prev) s->prev->next = s->next;
-  else shadows = s->next;
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    shadows = s->next;
   if (s->next) s->next->prev = s->prev;
   pthread_mutex_unlock(&shadow_lock);
   PMPI_Comm_free(&s->comm);
@@ -392,20 +408,26 @@ static int call_size(cs_coll c, const cs_args *x, int p, int r, long long *bytes
   long long n = 0, sz = 0;
   int neg = 0;
   switch (c) {
-  case CS_allreduce: case CS_reduce: case CS_bcast: case CS_scan: case CS_exscan:
-    n = x->count, sz = type_size(x->dt);
-    break;
+  case CS_allreduce:
+  case CS_reduce:
+  case CS_bcast:
+  case CS_scan:
+  case CS_exscan: n = x->count, sz = type_size(x->dt); break;
   case CS_reduce_scatter_block: n = (long long)p * x->count, sz = type_size(x->dt); break;
   case CS_reduce_scatter: n = sum_counts(x->counts, p, &neg), sz = type_size(x->dt); break;
   case CS_allgather: n = (long long)p * x->recvcount, sz = type_size(x->recvtype); break;
   case CS_allgatherv: n = sum_counts(x->counts, p, &neg), sz = type_size(x->recvtype); break;
   case CS_gather:
-    if (r == x->root) n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
-    else n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+    if (r == x->root)
+      n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+    else
+      n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
     break;
   case CS_scatter:
-    if (r == x->root) n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
-    else n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+    if (r == x->root)
+      n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+    else
+      n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
     break;
   default: return 3;
   }
@@ -423,10 +445,10 @@ static int serve(cs_coll c, cs_args *x) {
   coll_state *s = &st[c];
   if (!s->given) return DEFER; /* not configured: the library, not counted */
   MPI_Comm comm = x->comm;
-#define FALLBACK()                                                  \
-  do {                                                              \
-    __atomic_fetch_add(&s->fallback, 1, __ATOMIC_RELAXED);          \
-    return DEFER;                                                   \
+#define FALLBACK()                                         \
+  do {                                                     \
+    __atomic_fetch_add(&s->fallback, 1, __ATOMIC_RELAXED); \
+    return DEFER;                                          \
   } while (0)
   if (!s->active || comm == MPI_COMM_NULL) FALLBACK();
   if (depth > 0) {
@@ -484,53 +506,72 @@ static int serve(cs_coll c, cs_args *x) {
 
 /* ---- the wrappers --------------------------------------------------------- */
 
-EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                         MPI_Op op, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
-               .comm = comm};
+EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm comm) {
+  cs_args x = {
+      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
   int rc = serve(CS_allreduce, &x);
   return rc != DEFER ? rc : PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
 }
 
 EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                       int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
-               .root = root, .comm = comm};
+  cs_args x = {.sendbuf = sendbuf,
+               .recvbuf = recvbuf,
+               .count = count,
+               .dt = dt,
+               .op = op,
+               .root = root,
+               .comm = comm};
   int rc = serve(CS_reduce, &x);
   return rc != DEFER ? rc : PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
 }
 
 EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = recvcount, .dt = dt, .op = op,
-               .comm = comm};
+  cs_args x = {
+      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = recvcount, .dt = dt, .op = op, .comm = comm};
   int rc = serve(CS_reduce_scatter_block, &x);
   return rc != DEFER ? rc : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op, comm);
 }
 
 EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .counts = recvcounts, .dt = dt, .op = op,
+  cs_args x = {.sendbuf = sendbuf,
+               .recvbuf = recvbuf,
+               .counts = recvcounts,
+               .dt = dt,
+               .op = op,
                .comm = comm};
   int rc = serve(CS_reduce_scatter, &x);
   return rc != DEFER ? rc : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op, comm);
 }
 
-EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .comm = comm};
+EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf,
+               .sendcount = sendcount,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .recvcount = recvcount,
+               .recvtype = recvtype,
+               .comm = comm};
   int rc = serve(CS_allgather, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                      comm);
+  return rc != DEFER
+             ? rc
+             : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, const int recvcounts[], const int displs[],
-                          MPI_Datatype recvtype, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-               .recvbuf = recvbuf, .counts = recvcounts, .displs = displs, .recvtype = recvtype,
+EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                          MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf,
+               .sendcount = sendcount,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .counts = recvcounts,
+               .displs = displs,
+               .recvtype = recvtype,
                .comm = comm};
   int rc = serve(CS_allgatherv, &x);
   return rc != DEFER ? rc
@@ -540,21 +581,32 @@ EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
 
 EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+  cs_args x = {.sendbuf = sendbuf,
+               .sendcount = sendcount,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .recvcount = recvcount,
+               .recvtype = recvtype,
+               .root = root,
                .comm = comm};
   int rc = serve(CS_gather, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                   root, comm);
+  return rc != DEFER
+             ? rc
+             : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                       int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-               .recvbuf = recvbuf, .counts = recvcounts, .displs = displs, .recvtype = recvtype,
-               .root = root, .comm = comm};
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                       MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf,
+               .sendcount = sendcount,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .counts = recvcounts,
+               .displs = displs,
+               .recvtype = recvtype,
+               .root = root,
+               .comm = comm};
   int rc = serve(CS_gatherv, &x);
   return rc != DEFER ? rc
                      : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -563,20 +615,31 @@ EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 
 EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .sendcount = sendcount, .sendtype = sendtype,
-               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+  cs_args x = {.sendbuf = sendbuf,
+               .sendcount = sendcount,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .recvcount = recvcount,
+               .recvtype = recvtype,
+               .root = root,
                .comm = comm};
   int rc = serve(CS_scatter, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    root, comm);
+  return rc != DEFER
+             ? rc
+             : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .counts = sendcounts, .displs = displs, .sendtype = sendtype,
-               .recvbuf = recvbuf, .recvcount = recvcount, .recvtype = recvtype, .root = root,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        int root, MPI_Comm comm) {
+  cs_args x = {.sendbuf = sendbuf,
+               .counts = sendcounts,
+               .displs = displs,
+               .sendtype = sendtype,
+               .recvbuf = recvbuf,
+               .recvcount = recvcount,
+               .recvtype = recvtype,
+               .root = root,
                .comm = comm};
   int rc = serve(CS_scatterv, &x);
   return rc != DEFER ? rc
@@ -594,16 +657,16 @@ EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c
 
 EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                     MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
-               .comm = comm};
+  cs_args x = {
+      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
   int rc = serve(CS_scan, &x);
   return rc != DEFER ? rc : PMPI_Scan(sendbuf, recvbuf, count, dt, op, comm);
 }
 
 EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                       MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op,
-               .comm = comm};
+  cs_args x = {
+      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
   int rc = serve(CS_exscan, &x);
   return rc != DEFER ? rc : PMPI_Exscan(sendbuf, recvbuf, count, dt, op, comm);
 }

@@ -32,8 +32,8 @@ int cs_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                : cs_copy(sendbuf, sendcount, sendtype, t.buf, recvcount, recvtype);
   for (int dist = 1; dist < p && rc == MPI_SUCCESS; dist *= 2) {
     int nb = dist < p - dist ? dist : p - dist;
-    rc = cs_sendrecv(t.buf, (int)(nb * n), recvtype, cs_mod(r - dist, p),
-                     t.buf + dist * n * ext, (int)(nb * n), recvtype, (r + dist) % p, comm);
+    rc = cs_sendrecv(t.buf, (int)(nb * n), recvtype, cs_mod(r - dist, p), t.buf + dist * n * ext,
+                     (int)(nb * n), recvtype, (r + dist) % p, comm);
   }
   /* Rotate into rank order: rel [0, p-r) -> blocks r.., rel [p-r, p) -> 0.. */
   if (rc == MPI_SUCCESS)

@@ -60,15 +60,17 @@ static int bfly_allgather(const void *sendbuf, int scount, MPI_Datatype stype, v
   if (r < 2 * bf.rem && rc == MPI_SUCCESS) {
     cs_view all;
     CS_CHECK(cs_view_range(&all, rb, dt, l, 0, p));
-    if (nr >= 0) rc = cs_sendrecv(all.buf, all.count, all.type, r + 1, NULL, 0, dt, MPI_PROC_NULL, comm);
-    else rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, all.buf, all.count, all.type, r - 1, comm);
+    if (nr >= 0)
+      rc = cs_sendrecv(all.buf, all.count, all.type, r + 1, NULL, 0, dt, MPI_PROC_NULL, comm);
+    else
+      rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, all.buf, all.count, all.type, r - 1, comm);
     cs_view_free(&all);
   }
   return rc;
 }
 
-int cs_allgather_butterfly(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int cs_allgather_butterfly(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);

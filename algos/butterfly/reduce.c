@@ -15,8 +15,8 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                        MPI_Op op, int root, MPI_Comm comm) {
+int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        int root, MPI_Comm comm) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -40,7 +40,8 @@ int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datat
     if (!accbuf) {
       /* First receive: into the accumulator (recvbuf at the root), then
        * add the input. */
-      if (v == 0) accbuf = recvbuf;
+      if (v == 0)
+        accbuf = recvbuf;
       else {
         rc = cs_tmp_alloc(&acc, count, dt);
         accbuf = acc.buf;

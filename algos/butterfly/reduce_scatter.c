@@ -53,12 +53,14 @@ int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
       if (rc == MPI_SUCCESS) rc = cs_copy(V, (int)h, dt, W.buf, (int)h, dt);
       if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, (int)h, dt, op);
       if (rc == MPI_SUCCESS)
-        rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, W.buf + h * ext, (int)(m - h), dt, r + 1, comm);
+        rc =
+            cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, W.buf + h * ext, (int)(m - h), dt, r + 1, comm);
     } else { /* odd: reduce [h, m), pass it to the even partner, wait */
       rc = cs_sendrecv(V, (int)h, dt, r - 1, T.buf, (int)(m - h), dt, r - 1, comm);
       if (rc == MPI_SUCCESS) rc = cs_copy(V + h * ext, (int)(m - h), dt, W.buf, (int)(m - h), dt);
       if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, (int)(m - h), dt, op);
-      if (rc == MPI_SUCCESS) rc = cs_sendrecv(W.buf, (int)(m - h), dt, r - 1, NULL, 0, dt, MPI_PROC_NULL, comm);
+      if (rc == MPI_SUCCESS)
+        rc = cs_sendrecv(W.buf, (int)(m - h), dt, r - 1, NULL, 0, dt, MPI_PROC_NULL, comm);
     }
   } else if (rc == MPI_SUCCESS) {
     rc = cs_copy(V, (int)m, dt, W.buf, (int)m, dt);
@@ -112,8 +114,8 @@ int cs_reduce_scatter_butterfly(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                       inplace);
+  int rc =
+      cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
   free(displs);
   return rc;
 }

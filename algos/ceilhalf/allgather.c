@@ -9,17 +9,17 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_allgather_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int cs_allgather_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   return cs_allgather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm, 1);
 }
 
-int cs_allgatherv_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const int recvcounts[], const int displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm) {
+int cs_allgatherv_ceilhalf(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);

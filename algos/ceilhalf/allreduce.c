@@ -9,8 +9,8 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-typedef int (*rs_core_fn)(const void *, void *, const cs_layout *, MPI_Datatype, MPI_Op,
-                          MPI_Comm, int);
+typedef int (*rs_core_fn)(const void *, void *, const cs_layout *, MPI_Datatype, MPI_Op, MPI_Comm,
+                          int);
 
 static int rsag(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                 MPI_Comm comm, rs_core_fn rs, int ceilhalf) {
@@ -24,8 +24,8 @@ static int rsag(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
   return cs_allgather_core(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, comm, ceilhalf);
 }
 
-int cs_allreduce_ceilhalf(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm) {
+int cs_allreduce_ceilhalf(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                          MPI_Comm comm) {
   return rsag(sendbuf, recvbuf, count, dt, op, comm, cs_ceilhalf_reduce_scatter_core, 1);
 }
 

@@ -24,15 +24,16 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l,
-                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                    MPI_Op op, MPI_Comm comm, int inplace) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   MPI_Aint ext = cs_extent(dt);
   long own_n = cs_lcount(l, r);
 #define VBLOCK(b) ((const char *)in + cs_ldispl(l, (b)) * ext)
-  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), (int)own_n, dt, out, (int)own_n, dt);
+  if (p == 1)
+    return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), (int)own_n, dt, out, (int)own_n, dt);
 
   int q = cs_ceil_log2(p), hi = p - p / 2; /* ceil(p/2) */
   /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. */
@@ -99,8 +100,8 @@ int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int rec
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op,
-                                         comm, inplace);
+  return cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                         inplace);
 }
 
 int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -112,8 +113,8 @@ int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int rec
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op,
-                                           comm, inplace);
+  int rc = cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace);
   free(displs);
   return rc;
 }

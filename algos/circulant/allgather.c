@@ -49,8 +49,8 @@ int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void 
   return rc;
 }
 
-int cs_allgather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int cs_allgather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);

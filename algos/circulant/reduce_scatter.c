@@ -35,13 +35,15 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   MPI_Aint ext = cs_extent(dt);
   long own_n = cs_lcount(l, r);
   const char *own_in = (const char *)in + cs_ldispl(l, r) * ext;
-  if (p == 1) return inplace && own_in == out ? MPI_SUCCESS : cs_copy(own_in, (int)own_n, dt, out, (int)own_n, dt);
+  if (p == 1)
+    return inplace && own_in == out ? MPI_SUCCESS
+                                    : cs_copy(own_in, (int)own_n, dt, out, (int)own_n, dt);
 
   cs_circ c;
   cs_circ_init(&c, p);
   int nb = 1 << c.q; /* 2^q - 1 offsets, plus one spare slot */
   int *rel = malloc(sizeof(int) * (size_t)nb);
-  int *blk = malloc(sizeof(int) * (size_t)nb);  /* absolute blocks of part */
+  int *blk = malloc(sizeof(int) * (size_t)nb);             /* absolute blocks of part */
   long *off = malloc(sizeof(long) * (size_t)(nb / 2 + 1)); /* element offsets in part */
   if (!rel || !blk || !off) {
     free(rel);
@@ -76,7 +78,8 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
     int n0 = half;
     int *b0 = malloc(sizeof(int) * (size_t)n0);
     cs_view sv;
-    if (!b0) rc = MPI_ERR_NO_MEM;
+    if (!b0)
+      rc = MPI_ERR_NO_MEM;
     else {
       for (int j = 0; j < n0; j++) b0[j] = cs_mod(r - rel[j], p);
       rc = cs_view_list(&sv, (void *)in, dt, l, b0, n0);
@@ -160,14 +163,14 @@ int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                       inplace);
+  int rc =
+      cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
   free(displs);
   return rc;
 }
 
-int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                        MPI_Op op, int root, MPI_Comm comm) {
+int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        int root, MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_single(p, root, count);

@@ -26,7 +26,6 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-
 typedef struct {
   char *buf;
   long len, cap; /* bytes */
@@ -51,8 +50,8 @@ static long type_bytes(int count, MPI_Datatype dt) {
  * sizes travel in a header message), or -2 (every rank knows the layout l,
  * in elements of rtype: no headers). */
 int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                   const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
-                   long block, void *prepacked) {
+                   const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm, long block,
+                   void *prepacked) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -118,20 +117,20 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
   return rc;
 }
 
-int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm) {
+int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   cs_layout l = cs_layout_regular(p, recvcount);
   long block = r == root ? type_bytes(recvcount, recvtype) : type_bytes(sendcount, sendtype);
-  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block, NULL);
+  return cs_gather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, root, comm, block,
+                        NULL);
 }
 
-int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, const int recvcounts[], const int displs[],
-                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
@@ -140,9 +139,8 @@ int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendty
 
 /* block: bytes per block (scatter) or -1 (scatterv: every data message is
  * preceded by the byte sizes of its blocks). */
-static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype stype,
-                        void *recvbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                        long block) {
+static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype stype, void *recvbuf,
+                        int rcount, MPI_Datatype rtype, int root, MPI_Comm comm, long block) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -170,8 +168,8 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
     }
     free(hdr);
     if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype),
-                   (int)cs_lcount(l, r), stype, recvbuf, rcount, rtype);
+      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype), (int)cs_lcount(l, r),
+                   stype, recvbuf, rcount, rtype);
     return rc;
   }
   int M = cs_circ_last_send_round(&c, v);
@@ -214,9 +212,8 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
   return rc;
 }
 
-int cs_scatter_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                         MPI_Comm comm) {
+int cs_scatter_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -262,8 +259,8 @@ int cs_reduce_circulant_rsg(const void *sendbuf, void *recvbuf, int count, MPI_D
   int contiguous = lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
   int rc;
   if (r == root && !inplace) {
-    rc = cs_circ_reduce_scatter_core(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op,
-                                     comm, 0);
+    rc = cs_circ_reduce_scatter_core(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op, comm,
+                                     0);
     if (rc == MPI_SUCCESS)
       rc = cs_gather_core(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, root, comm, -2, NULL);
     return rc;

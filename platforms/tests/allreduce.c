@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -22,8 +21,7 @@ int main(int argc, char **argv)
   int count = (int)(bytes / 8 > 0 ? bytes / 8 : 1);
   double *in = malloc(sizeof(double) * (size_t)count);
   double *out = malloc(sizeof(double) * (size_t)count);
-  for (int i = 0; i < count; i++)
-    in[i] = rank + i;
+  for (int i = 0; i < count; i++) in[i] = rank + i;
   double t = 0;
   for (int r = 0; r < reps; r++) {
     double t0 = MPI_Wtime();
@@ -32,8 +30,7 @@ int main(int argc, char **argv)
   }
   double mine[2] = {0, t}, worst[2];
   for (int i = 0; i < count; i++)
-    if (out[i] != (double)size * (size - 1) / 2 + (double)size * i)
-      mine[0] = 1;
+    if (out[i] != (double)size * (size - 1) / 2 + (double)size * i) mine[0] = 1;
   MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0)
     printf("%s allreduce of %ld bytes on %d ranks: %.9g s simulated (slowest rank)\n",

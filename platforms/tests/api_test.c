@@ -10,22 +10,19 @@
 
 static int failures = 0;
 
-static void check(int ok, const char *what)
-{
+static void check(int ok, const char *what) {
   if (!ok) {
     printf("FAIL %s\n", what);
     failures++;
   }
 }
 
-int main(void)
-{
+int main(void) {
   char err[256], name[64];
   cs_platform pl;
   const char *const *kinds = cs_platform_kind_names();
   int n = 0;
-  while (kinds[n] != NULL)
-    n++;
+  while (kinds[n] != NULL) n++;
   check(n == CS_PLAT_NKINDS, "kind list has CS_PLAT_NKINDS names");
   check(strcmp(cs_platform_kind_name(CS_PLAT_THETA), "theta") == 0, "kind name of theta");
   check(cs_platform_kind_is_named(CS_PLAT_HYDRA) && !cs_platform_kind_is_named(CS_PLAT_ABG),
@@ -35,10 +32,12 @@ int main(void)
   check(pl.nodes == 36 && pl.ppn == 32 && pl.np == 1152 && pl.lanes == 2, "hydra size");
   check(pl.RN == 12.5e9 && pl.topology == CS_TOPO_HIER, "hydra rails");
   check(cs_platform_host_name(&pl, 35 * 32 + 7, name, sizeof name) == 0 &&
-            strcmp(name, "node35-7") == 0, "hydra host of rank 1127");
+            strcmp(name, "node35-7") == 0,
+        "hydra host of rank 1127");
   int node, local, lane;
   check(cs_platform_locate(&pl, 33, &node, &local, &lane) == 0 && node == 1 && local == 1 &&
-            lane == 1, "hydra rank 33 is node 1, local 1, lane 1");
+            lane == 1,
+        "hydra rank 33 is node 1, local 1, lane 1");
   check(cs_platform_locate(&pl, 1152, &node, &local, &lane) == -1, "rank out of range");
 
   check(cs_platform_named("abg", &pl, err, sizeof err) == -1 && strstr(err, "hydra") != NULL,
@@ -46,10 +45,11 @@ int main(void)
   check(cs_platform_init("nope", &pl, err, sizeof err) == -1 && strstr(err, "bluewaters") != NULL,
         "unknown kind lists the valid kinds");
 
-  check(cs_platform_init("theta", &pl, err, sizeof err) == 0 && pl.np == 8192 &&
-            pl.alpha == 5e-7 && pl.slots == 4608, "theta defaults");
-  check(cs_platform_host_name(&pl, 8191, name, sizeof name) == 0 &&
-            strcmp(name, "node127") == 0, "theta host of rank 8191");
+  check(cs_platform_init("theta", &pl, err, sizeof err) == 0 && pl.np == 8192 && pl.alpha == 5e-7 &&
+            pl.slots == 4608,
+        "theta defaults");
+  check(cs_platform_host_name(&pl, 8191, name, sizeof name) == 0 && strcmp(name, "node127") == 0,
+        "theta host of rank 8191");
   pl.nodes = 5000;
   check(cs_platform_check(&pl, err, sizeof err) == -1 && strstr(err, "4392") != NULL,
         "theta node limit");
@@ -57,7 +57,8 @@ int main(void)
   check(cs_platform_init("abg", &pl, err, sizeof err) == 0, "abg defaults");
   pl.np = 3;
   pl.beta = 2e-9;
-  check(cs_platform_check(&pl, err, sizeof err) == 0 && pl.nodes == 3 && pl.Rb > 4.999999e8 && pl.Rb < 5.000001e8,
+  check(cs_platform_check(&pl, err, sizeof err) == 0 && pl.nodes == 3 && pl.Rb > 4.999999e8 &&
+            pl.Rb < 5.000001e8,
         "abg derived fields");
   pl.gamma = -1;
   check(cs_platform_check(&pl, err, sizeof err) == -1 && strstr(err, "gamma") != NULL,
@@ -71,11 +72,9 @@ int main(void)
     int found = 0, lines = 0;
     rewind(x);
     while (fgets(line, sizeof line, x))
-      if (strstr(line, "speed=\"1e30f\"") && strstr(line, "radical=\"0-2\""))
-        found = 1;
+      if (strstr(line, "speed=\"1e30f\"") && strstr(line, "radical=\"0-2\"")) found = 1;
     rewind(h);
-    while (fgets(line, sizeof line, h))
-      lines++;
+    while (fgets(line, sizeof line, h)) lines++;
     check(found, "gamma 0 is written as speed 1e30f");
     check(lines == 3, "abg hostfile has np lines");
     fclose(x);

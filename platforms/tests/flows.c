@@ -26,8 +26,7 @@
 #include <string.h>
 
 /* Leave every rank at the common instant T = (latest clock over all ranks) + 1 ms. */
-static double sync_start(void)
-{
+static double sync_start(void) {
   double now, latest;
   MPI_Barrier(MPI_COMM_WORLD);
   now = MPI_Wtime();
@@ -37,11 +36,9 @@ static double sync_start(void)
   return start;
 }
 
-static int report(int rank, const char *what, double got, double expect, double tol)
-{
+static int report(int rank, const char *what, double got, double expect, double tol) {
   int fail = 0;
-  if (rank != 0)
-    return 0;
+  if (rank != 0) return 0;
   if (expect >= 0) {
     double rel = expect > 0 ? fabs(got - expect) / expect : fabs(got);
     fail = !(rel <= tol);
@@ -54,8 +51,7 @@ static int report(int rank, const char *what, double got, double expect, double 
   return fail;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   int rank, size, fail = 0;
   double expect = -1, tol = 1e-9;
   MPI_Init(&argc, &argv);
@@ -72,7 +68,8 @@ int main(int argc, char **argv)
   }
   if (a >= argc) {
     if (rank == 0)
-      fprintf(stderr, "usage: flows [--expect S] [--tol REL] SIZE SRC:DST ... | --compute B | --where\n");
+      fprintf(stderr,
+              "usage: flows [--expect S] [--tol REL] SIZE SRC:DST ... | --compute B | --where\n");
     MPI_Finalize();
     return 2;
   }
@@ -89,8 +86,7 @@ int main(int argc, char **argv)
   } else if (strcmp(argv[a], "--compute") == 0 && a + 1 < argc) {
     double bytes = atof(argv[a + 1]);
     double t0 = sync_start();
-    if (rank == 0)
-      smpi_execute_flops(bytes);
+    if (rank == 0) smpi_execute_flops(bytes);
     double t = MPI_Wtime() - t0;
     fail = report(rank, "smpi_execute_flops", t, expect, tol);
   } else {
@@ -99,8 +95,8 @@ int main(int argc, char **argv)
     int *src = malloc(sizeof(int) * (size_t)(nflows > 0 ? nflows : 1));
     int *dst = malloc(sizeof(int) * (size_t)(nflows > 0 ? nflows : 1));
     for (int f = 0; f < nflows; f++) {
-      if (sscanf(argv[a + 1 + f], "%d:%d", &src[f], &dst[f]) != 2 || src[f] < 0 ||
-          src[f] >= size || dst[f] < 0 || dst[f] >= size || src[f] == dst[f]) {
+      if (sscanf(argv[a + 1 + f], "%d:%d", &src[f], &dst[f]) != 2 || src[f] < 0 || src[f] >= size ||
+          dst[f] < 0 || dst[f] >= size || src[f] == dst[f]) {
         if (rank == 0)
           fprintf(stderr, "bad flow '%s' (need SRC:DST with distinct ranks < %d)\n",
                   argv[a + 1 + f], size);
@@ -114,8 +110,8 @@ int main(int argc, char **argv)
     double t0 = sync_start();
     for (int f = 0; f < nflows; f++)
       if (dst[f] == rank) {
-        MPI_Irecv(rbuf + (size_t)f * (size_t)bytes, (int)bytes, MPI_BYTE, src[f], f,
-                  MPI_COMM_WORLD, &req[nreq++]);
+        MPI_Irecv(rbuf + (size_t)f * (size_t)bytes, (int)bytes, MPI_BYTE, src[f], f, MPI_COMM_WORLD,
+                  &req[nreq++]);
         receives++;
       }
     for (int f = 0; f < nflows; f++)
@@ -130,10 +126,8 @@ int main(int argc, char **argv)
       for (int r = 0; r < size; r++)
         if (all[r] > 0) {
           printf("  receiver %d: %.17g s\n", r, all[r]);
-          if (all[r] > longest)
-            longest = all[r];
-          if (all[r] < shortest)
-            shortest = all[r];
+          if (all[r] > longest) longest = all[r];
+          if (all[r] < shortest) shortest = all[r];
         }
       printf("  shortest %.17g s, longest %.17g s\n", shortest, longest);
       free(all);

@@ -5,8 +5,7 @@
  */
 #include "../platgen.h"
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   static char platform[] = "platform";
   argv[0] = platform;
   return cs_platform_main(argc, argv);

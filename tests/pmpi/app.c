@@ -190,7 +190,8 @@ static void reduce_int(long n, int root, int inplace) {
   uint64_t h = start(rc);
   if (r == root) h = fnv(h, d, sizeof(int) * (size_t)n);
   char name[64];
-  snprintf(name, sizeof name, "reduce int sum n=%ld root=%d%s", n, root, inplace ? " in-place" : "");
+  snprintf(name, sizeof name, "reduce int sum n=%ld root=%d%s", n, root,
+           inplace ? " in-place" : "");
   report(name, h);
   free(s);
   free(d);
@@ -214,8 +215,8 @@ static void reduce_scatter_block_int(int n, int inplace) {
   long tot = (long)p * n;
   int *s = input(tot), *d = ints(inplace ? tot : n, -9);
   if (inplace) memcpy(d, s, sizeof(int) * (size_t)tot);
-  int rc = MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : s, d, n, MPI_INT, MPI_SUM,
-                                    MPI_COMM_WORLD);
+  int rc =
+      MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : s, d, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   char name[64];
   snprintf(name, sizeof name, "reduce_scatter_block int sum n=%d%s", n, inplace ? " in-place" : "");
   report(name, fnv(start(rc), d, sizeof(int) * (size_t)n));
@@ -267,12 +268,12 @@ static void allgather_types(void) {
 static void allgatherv_int(int inplace) {
   int *c = ints(p, 0), *dis = ints(p, 0);
   long tot = 0;
-  for (int i = 0; i < p; i++) c[i] = (i * 7 + 1 + iter) % 5; /* some zero */
+  for (int i = 0; i < p; i++) c[i] = (i * 7 + 1 + iter) % 5;           /* some zero */
   for (int i = p - 1; i >= 0; i--) dis[i] = (int)tot, tot += c[i] + 1; /* reversed, holes */
   int *s = input(c[r]), *d = ints(tot, -4);
   if (inplace) memcpy(d + dis[r], s, sizeof(int) * (size_t)c[r]);
-  int rc = MPI_Allgatherv(inplace ? MPI_IN_PLACE : s, c[r], MPI_INT, d, c, dis, MPI_INT,
-                          MPI_COMM_WORLD);
+  int rc =
+      MPI_Allgatherv(inplace ? MPI_IN_PLACE : s, c[r], MPI_INT, d, c, dis, MPI_INT, MPI_COMM_WORLD);
   report(inplace ? "allgatherv int reversed-holes in-place" : "allgatherv int reversed-holes",
          fnv(start(rc), d, sizeof(int) * (size_t)tot));
   free(c);
