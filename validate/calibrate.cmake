@@ -99,10 +99,6 @@ target_link_libraries(collsim-cli GSL::gsl)
 add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
 target_include_directories(test_calibfit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_link_libraries(test_calibfit GSL::gsl m)
-if(COLLSIM_SANITIZE)
-  target_compile_options(test_calibfit PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
-  target_link_options(test_calibfit PRIVATE -fsanitize=address,undefined)
-endif()
 
 # Synthetic samples with known alpha, beta, gamma, Rb, RN, exact and noisy.
 add_test(NAME calibfit COMMAND test_calibfit)
