@@ -8,6 +8,10 @@ add_test(NAME sched COMMAND test_sched 1024)
 # The registry: every family the issue names, for the collectives named.
 add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
+# One registry: no C source outside the allowlist of tests/registry_names.sh
+# (kernels, formulas, schedule tests) names an algorithm or family.
+add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_DIR})
+
 # Bad input gets a clear error naming what is valid.
 add_test(NAME bad_input COMMAND bash ${T}/bad_input.sh ${CLI})
 
