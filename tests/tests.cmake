@@ -12,6 +12,10 @@ add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 # (kernels, formulas, schedule tests) names an algorithm or family.
 add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_DIR})
 
+# A new registry row (in a scratch copy of the tree) shows in list, check,
+# predict, bench and plot with nothing else changed.
+add_test(NAME registry_dummy COMMAND bash ${T}/registry_dummy.sh ${CMAKE_SOURCE_DIR})
+
 # Bad input gets a clear error naming what is valid.
 add_test(NAME bad_input COMMAND bash ${T}/bad_input.sh ${CLI})
 
