@@ -15,6 +15,7 @@
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
+#include "sizes.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -94,9 +95,9 @@ int cs_model_from_platform(const char *xml, cs_model *mo, char *err, size_t errl
 
 /* ---- CSV result files ---------------------------------------------------- */
 
-/* Bytes a case really moves, for datatype size `size`. */
+/* Bytes a case really moves, for datatype size `size` (algos/sizes.h). */
 long cs_effective_bytes(cs_coll coll, int p, long m, int size) {
-  return cs_case_bytes(coll, p, m / size) * size;
+  return cs_size_bytes(coll, p, m, size);
 }
 
 /* Reads the complete rows of a bench CSV; drops a last line without newline

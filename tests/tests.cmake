@@ -8,6 +8,11 @@ add_test(NAME sched COMMAND test_sched 1024)
 # The registry: every family the issue names, for the collectives named.
 add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
+# What a size m means (algos/sizes.h), shape by shape.
+add_executable(test_sizes ${T}/test_sizes.c)
+target_link_libraries(test_sizes collsim_core)
+add_test(NAME sizes COMMAND test_sizes)
+
 # One registry: no C source outside the allowlist of tests/registry_names.sh
 # (kernels, formulas, schedule tests) names an algorithm or family.
 add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_DIR})
