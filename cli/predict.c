@@ -120,7 +120,9 @@ static void predict_usage(FILE *f) {
           "                       [--no-sim] [--out FILE] [--root R] [--in-place]\n"
           "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n"
           "  table1_s  the paper's formula (Table I; empty if it has none)\n"
-          "  model_s   collsim's exact round-by-round model of the implementation\n"
+          "  model_s   collsim's exact round-by-round model of the implementation; on a\n"
+          "            fat-tree or dragonfly platform a max-rate approximation, which a\n"
+          "            first line '# model: ...' and a note on stderr say\n"
           "  sim_s     SMPI's time on the platform (skipped with --no-sim)\n"
           "  rel_err   |sim_s - model_s| / model_s\n"
           "The model's parameters come from the platform file's collsim-model line, or from\n"
@@ -152,13 +154,18 @@ int cmd_predict(int argc, char **argv) {
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
-  char err[1024];
+  char err[1024] = "", approx[512] = "";
   rc = 0;
   if (platform[0]) {
+    /* The model may only approximate the platform (a fat tree, a dragonfly):
+     * then approx says how, on stderr and in the CSV. */
     if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
-        cs_model_from_platform(q.xml, &mo, err, sizeof err)) {
+        cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
       if (q.xml[0] && err[0]) fprintf(stderr, "collsim predict: %s\n", err);
       rc = 2;
+    } else if (approx[0]) {
+      fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
+              approx);
     }
   } else {
     mo = cs_model_abg(po.alpha, po.beta, po.gamma);
@@ -183,6 +190,7 @@ int cmd_predict(int argc, char **argv) {
       fprintf(stderr, "collsim predict: cannot write %s\n", q.out);
       rc = 1;
     } else {
+      if (approx[0]) fprintf(out, "# model: %s\n", approx);
       fprintf(out, "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n");
       predict_rows(out, &q, &mo, po.nosim ? NULL : simcsv);
       if (out != stdout) fclose(out);

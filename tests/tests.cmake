@@ -21,6 +21,10 @@ add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_
 # predict, bench and plot with nothing else changed.
 add_test(NAME registry_dummy COMMAND bash ${T}/registry_dummy.sh ${CMAKE_SOURCE_DIR})
 
+# The model of a fat-tree or dragonfly platform is an approximation, and
+# predict says so (a '# model:' line and a note); exact models get neither.
+add_test(NAME platform_model COMMAND bash ${T}/platform_model.sh ${CLI})
+
 # Bad input gets a clear error naming what is valid.
 add_test(NAME bad_input COMMAND bash ${T}/bad_input.sh ${CLI})
 
