@@ -32,7 +32,8 @@ check() { # check DESCRIPTION COMMAND...: runs it, fails loudly on non-zero
 tree=$tmp/src
 mkdir -p "$tree"
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  (cd "$src" && git ls-files -z --cached --others --exclude-standard |
+  # Tracked files and new, not ignored ones, but no build directory.
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard -- . ':!:build*' ':!:results' |
     xargs -0 cp --parents -t "$tree" 2>/dev/null)
 else
   (cd "$src" && tar --exclude=./build --exclude=./results -cf - .) | (cd "$tree" && tar -xf -)
