@@ -259,19 +259,28 @@ int cmd_demo(int argc, char **argv) {
           "# collsim demo\n\n"
           "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
           quick ? " --quick" : "");
-  /* The algorithms the text names, from the registry. */
-  char rsb[256], more[256], ours_ar[256], parts[256] = "";
+  /* The algorithms the text names, from the registry. The allreduce rows
+   * that reduce_scatter_block lacks are described with their parts, e.g.
+   * "X = reduce_scatter + allgatherv" for a composition. */
+  char rsb[256], more[512] = "", ours_ar[256];
   names_of(rsb, sizeof rsb, CS_reduce_scatter_block, NULL, CS_NCOLL, ", ");
-  names_of(more, sizeof more, CS_allreduce, NULL, CS_reduce_scatter_block, ", ");
   names_of(ours_ar, sizeof ours_ar, CS_allreduce, first_family(), CS_NCOLL, " and ");
-  const cs_algo_info *extra = cs_algo_find(CS_allreduce, more);
-  if (extra) { /* "reduce_scatter:x allgatherv:y" -> "reduce_scatter + allgatherv" */
+  {
     size_t n = 0;
-    char pb[256];
-    snprintf(pb, sizeof pb, "%s", extra->parts);
-    for (char *sv = NULL, *w = strtok_r(pb, " ", &sv); w; w = strtok_r(NULL, " ", &sv)) {
-      w[strcspn(w, ":")] = '\0';
-      n += (size_t)snprintf(parts + n, sizeof parts - n, "%s%s", n ? " + " : "", w);
+    for (int i = 0; i < cs_nalgos && n < sizeof more; i++) {
+      const cs_algo_info *a = &cs_algos[i];
+      const cs_algo_info *o = cs_algo_find(CS_reduce_scatter_block, a->name);
+      if (a->coll != CS_allreduce || (a->flags & CS_NATIVE) || (o && !(o->flags & CS_NATIVE)))
+        continue;
+      n += (size_t)snprintf(more + n, sizeof more - n, ", and %s", a->name);
+      char pb[256];
+      snprintf(pb, sizeof pb, "%s", a->parts);
+      const char *sep = " = ";
+      for (char *sv = NULL, *w = strtok_r(pb, " ", &sv); w && n < sizeof more;
+           w = strtok_r(NULL, " ", &sv), sep = " + ") {
+        w[strcspn(w, ":")] = '\0'; /* "reduce_scatter:x" -> "reduce_scatter" */
+        n += (size_t)snprintf(more + n, sizeof more - n, "%s%s", sep, w);
+      }
     }
   }
   const cs_algo_info *base = cs_algo_baseline(CS_allreduce);
@@ -286,10 +295,10 @@ int cmd_demo(int argc, char **argv) {
           "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
           "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
           "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
-          "(%s, and %s = %s "
+          "(%s%s "
           "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
           "lib:mpich, m = %s:\n\n",
-          rsb, more, parts, quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
+          rsb, more, quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
   for (int i = 0; i < ncsv; i++) {
     const char *b = strrchr(csvs[i], '/');
     fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
