@@ -51,7 +51,12 @@ grep -qF "$row" "$tree/algos/registry.def" || die "could not add the row"
 # CS_PARAMS_allreduce, and passes a trailing context on when the signature
 # has one (cs_ctx, being added on another branch).
 ctx=""
-grep -q 'cs_ctx' "$tree/algos/collsim.h" && ctx=", ctx"
+if grep -q 'cs_ctx' "$tree/algos/collsim.h"; then
+  # The context parameter's name, as CS_PARAMS_allreduce spells it.
+  name=$(sed -n '/define CS_PARAMS_allreduce/,/)/p' "$tree/algos/collsim.h" |
+    grep -o 'cs_ctx *\* *[A-Za-z_][A-Za-z_0-9]*' | sed 's/.*\* *//' | head -1)
+  ctx=", ${name:-ctx}"
+fi
 mkdir -p "$tree/algos/dummy"
 cat >"$tree/algos/dummy/allreduce.c" <<EOF
 /* A test row's kernel (tests/registry_dummy.sh): the butterfly allreduce. */
