@@ -72,3 +72,71 @@ void cs_registry_print(FILE *f, int csv) {
               a->ref);
   }
 }
+
+int cs_families(const char **names, int max) {
+  int n = 0;
+  for (int i = 0; i < cs_nalgos; i++) {
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++) seen = !strcmp(cs_algos[k].family, cs_algos[i].family);
+    if (seen) continue;
+    if (names && n < max) names[n] = cs_algos[i].family;
+    n++;
+  }
+  return n;
+}
+
+int cs_family_index(const char *name) {
+  const char *fam[64];
+  int n = cs_families(fam, 64);
+  for (int i = 0; i < n && i < 64; i++)
+    if (!strcmp(fam[i], name)) return i;
+  return -1;
+}
+
+int cs_family_is_ours(const char *family) {
+  for (int i = 0; i < cs_nalgos; i++)
+    if (!strcmp(cs_algos[i].family, family) && !(cs_algos[i].flags & CS_NATIVE)) return 1;
+  return 0;
+}
+
+void cs_print_families(FILE *f, int native_too) {
+  const char *fam[64];
+  int n = cs_families(fam, 64), first = 1;
+  for (int i = 0; i < n && i < 64; i++)
+    if (native_too || cs_family_is_ours(fam[i])) {
+      fprintf(f, "%s%s", first ? "" : ", ", fam[i]);
+      first = 0;
+    }
+}
+
+int cs_algo_names(cs_coll coll, const char **names, int max) {
+  int n = 0;
+  for (int i = 0; i < cs_nalgos; i++)
+    if (cs_algos[i].coll == coll && !(cs_algos[i].flags & CS_NATIVE)) {
+      if (names && n < max) names[n] = cs_algos[i].name;
+      n++;
+    }
+  return n;
+}
+
+const cs_algo_info *cs_algo_baseline(cs_coll coll) {
+  for (int i = 0; i < cs_nalgos; i++)
+    if (cs_algos[i].coll == coll && (cs_algos[i].flags & CS_BASELINE)) return &cs_algos[i];
+  return NULL;
+}
+
+int cs_algo_colour(const char *name) {
+  int n = 0;
+  for (int i = 0; i < cs_nalgos; i++) {
+    const cs_algo_info *a = &cs_algos[i];
+    if (!strcmp(a->name, name) && (a->flags & CS_NATIVE)) return 0;
+    if (a->flags & CS_NATIVE) continue;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++)
+      seen = !(cs_algos[k].flags & CS_NATIVE) && !strcmp(cs_algos[k].name, a->name);
+    if (seen) continue;
+    n++;
+    if (!strcmp(a->name, name)) return n;
+  }
+  return -1;
+}

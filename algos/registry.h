@@ -18,18 +18,20 @@ typedef struct {
   int reduces, rooted, in_place; /* in_place: 0 never, 1 all ranks, 2 root only */
 } cs_coll_info;
 
-enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2 };
+/* Row flags (registry.def): CS_COMMUTATIVE = needs a commutative op;
+ * CS_NATIVE = the MPI library's own collective; CS_BASELINE = the row other
+ * algorithms of its collective are divided by in normalized pictures (collsim
+ * plot's default --baseline), at most one per collective. */
+enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4 };
 
-/* The papers' closed-form costs a registry row can name (models/ prices
- * them); CS_F_none: no paper gives one. */
+/* The papers' closed-form costs a registry row can name (models/table1.c
+ * prices them), one per CS_FORMULA line of registry.def; CS_F_none: no
+ * paper gives one. */
 typedef enum {
   CS_F_none,
-  CS_F_circulant,
-  CS_F_circulant_rsag,
-  CS_F_circulant_rsg,
-  CS_F_ceilhalf,
-  CS_F_butterfly,
-  CS_F_bruck,
+#define CS_FORMULA(name) CS_F_##name,
+#include "registry.def"
+#undef CS_FORMULA
   CS_NFORMULA
 } cs_formula;
 
@@ -66,5 +68,27 @@ void cs_print_colls(FILE *f);
 void cs_print_algos(FILE *f, cs_coll coll);
 /* collsim list: a table, or CSV with a header line. */
 void cs_registry_print(FILE *f, int csv);
+
+/* Families, derived from the rows: the distinct family names in the order of
+ * their first row. Returns the number of families and, if names is not NULL,
+ * writes up to max of them. */
+int cs_families(const char **names, int max);
+/* The position of family name in cs_families(), or -1 if no row has it. */
+int cs_family_index(const char *name);
+/* 1 iff some row of family is not the library's own (CS_NATIVE). */
+int cs_family_is_ours(const char *family);
+/* Writes the families separated by ", "; native_too = 0 leaves out the
+ * families whose rows are all CS_NATIVE. */
+void cs_print_families(FILE *f, int native_too);
+/* The non-native rows of coll in registry order: writes up to max names and
+ * returns how many there are. */
+int cs_algo_names(cs_coll coll, const char **names, int max);
+/* The row of coll flagged CS_BASELINE, or NULL. */
+const cs_algo_info *cs_algo_baseline(cs_coll coll);
+/* The colour of an algorithm name in pictures: 0 for the library's own
+ * (native), else 1 + the position of the name among the distinct names of
+ * the non-native rows, in registry order (so a new row gets the next
+ * colour); -1 for a name no row has. */
+int cs_algo_colour(const char *name);
 
 #endif

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
+#include "sizes.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -69,34 +70,11 @@ static int count_lines(const char *path) {
   return n;
 }
 
-int cs_model_from_platform(const char *xml, cs_model *mo, char *err, size_t errlen) {
-  cs_platform pl;
-  if (cs_platform_read(xml, &pl, err, errlen)) return -1;
-  if (pl.kind == CS_PLAT_ABG) {
-    *mo = cs_model_abg(pl.alpha, pl.beta, pl.gamma);
-    return 0;
-  }
-  memset(mo, 0, sizeof *mo);
-  mo->kind = pl.lanes > 1 ? CS_MODEL_LANES : CS_MODEL_MAXRATE;
-  mo->alpha = pl.alpha;
-  mo->beta = pl.beta;
-  mo->gamma = pl.gamma;
-  mo->envelope = 16;
-  mo->alpha_l = pl.alpha_l;
-  mo->beta_l = pl.beta_l;
-  mo->Rb = pl.Rb;
-  mo->RN = pl.RN;
-  mo->Rx = pl.lanes > 1 ? pl.Rx : 0;
-  mo->ppn = pl.ppn;
-  mo->lanes = pl.lanes;
-  return 0;
-}
-
 /* ---- CSV result files ---------------------------------------------------- */
 
-/* Bytes a case really moves, for datatype size `size`. */
+/* Bytes a case really moves, for datatype size `size` (algos/sizes.h). */
 long cs_effective_bytes(cs_coll coll, int p, long m, int size) {
-  return cs_case_bytes(coll, p, m / size) * size;
+  return cs_size_bytes(coll, p, m, size);
 }
 
 /* Reads the complete rows of a bench CSV; drops a last line without newline

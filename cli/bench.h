@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "platmodel.h"
 #include "registry.h"
 
 #define CS_MAX_SIZES 256
@@ -45,7 +46,6 @@ long cs_req_bytes(const cs_bench_req *q, int i);
 int cs_req_dup(const cs_bench_req *q, int i);
 
 int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
-int cs_model_from_platform(const char *xml, cs_model *mo, char *err, size_t errlen);
 int cs_check_algos(cs_coll coll, const char **algos, int n);
 int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
                    int (*extra)(int, char **, int, void *), void *ctx, char *platform,

@@ -16,6 +16,7 @@
 #include "../validate/calibfit.h"
 #include "cli.h"
 #include "platgen.h"
+#include "sizes.h"
 
 static void cal_usage(FILE *f) {
   fprintf(
@@ -404,10 +405,10 @@ typedef struct {
   char note[1024]; /* how each parameter was chosen */
 } platform_choice;
 
-/* SMPI charges alpha + beta (m + 16) for an m-byte message: the fitted intercept
- * a (at m = 0) becomes the platform's a - 16 beta. */
+/* SMPI charges alpha + beta (m + 16) for an m-byte message (CS_SMPI_ENVELOPE):
+ * the fitted intercept a (at m = 0) becomes the platform's a - 16 beta. */
 static double envelope_alpha(double a, double beta) {
-  double x = a - 16 * beta;
+  double x = a - CS_SMPI_ENVELOPE * beta;
   return x > 0 ? x : 0;
 }
 

@@ -17,18 +17,48 @@
 #include "platgen.h"
 #include "registry.h"
 
+/* The names the demo's text gives algorithms, all from the registry: the
+ * non-native rows of coll in registry order, only those of family (NULL:
+ * any) and only those that collective `unless` has no row of (CS_NCOLL: no
+ * such test), joined by sep. */
+static void names_of(char *buf, size_t len, cs_coll coll, const char *family, cs_coll unless,
+                     const char *sep) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < cs_nalgos && n < len; i++) {
+    const cs_algo_info *a = &cs_algos[i];
+    if (a->coll != coll || (a->flags & CS_NATIVE)) continue;
+    if (family && strcmp(a->family, family)) continue;
+    const cs_algo_info *o = unless < CS_NCOLL ? cs_algo_find(unless, a->name) : NULL;
+    if (o && !(o->flags & CS_NATIVE)) continue;
+    n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "", a->name);
+  }
+}
+
+/* The registry's first family (the paper's own algorithms). */
+static const char *first_family(void) {
+  const char *fam[1] = {""};
+  cs_families(fam, 1);
+  return fam[0];
+}
+
 static void usage(FILE *f) {
+  char rsb[256], more[256];
+  names_of(rsb, sizeof rsb, CS_reduce_scatter_block, NULL, CS_NCOLL, ", ");
+  names_of(more, sizeof more, CS_allreduce, NULL, CS_reduce_scatter_block, ", ");
   fprintf(f,
           "usage: collsim demo [--redo] [--quick] [--out DIR]\n"
           "The default study, written into DIR (results/demo):\n"
           "  1. table1 --np 33: Table I formula, exact model and simulation (table1.csv)\n"
-          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 4 MiB (x4), with circulant,\n"
-          "     ceilhalf, butterfly (and circulant_rsag) against lib:default, lib:ompi,\n"
-          "     lib:mpich, on a hydra-like 8 x 4 machine and on an abg machine with p = 33\n"
+          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 4 MiB (x4), with\n"
+          "     %s (and %s) against lib:default,\n"
+          "     lib:ompi, lib:mpich, on a hydra-like 8 x 4 machine and on an abg machine with\n"
+          "     p = 33\n"
           "  3. the performance guidelines on both machines (collsim guidelines)\n"
           "  4. plots of every CSV (collsim plot), 5. report.md linking all of it.\n"
           "A second run reuses finished results (resumable CSVs) unless --redo.\n"
-          "  --quick   fewer sizes (8 B, 1 KiB, 64 KiB, 1 MiB) and guidelines at two sizes\n");
+          "  --quick   fewer sizes (8 B, 1 KiB, 64 KiB, 1 MiB) and guidelines at two sizes\n",
+          rsb, more);
 }
 
 static double t0;
@@ -132,16 +162,10 @@ int cmd_demo(int argc, char **argv) {
     }
   }
   const char *sizes = quick ? "8,1K,64K,1M" : "8-4M:x4";
-  static const struct {
-    cs_coll coll;
-    const char *algos[8];
-  } runs[] = {
-      {CS_reduce_scatter_block,
-       {"circulant", "ceilhalf", "butterfly", "lib:default", "lib:ompi", "lib:mpich", NULL}},
-      {CS_allreduce,
-       {"circulant", "circulant_rsag", "ceilhalf", "butterfly", "lib:default", "lib:ompi",
-        "lib:mpich", NULL}},
-  };
+  /* Each timed collective runs all of its registered algorithms (registry
+   * order) against SMPI's library selectors. */
+  static const cs_coll runs[] = {CS_reduce_scatter_block, CS_allreduce};
+  static const char *const libs[] = {"lib:default", "lib:ompi", "lib:mpich"};
   char csvs[8][4300];
   int ncsv = 0;
   for (int k = 0; k < 2; k++)
@@ -152,11 +176,10 @@ int cmd_demo(int argc, char **argv) {
       snprintf(q.xml, sizeof q.xml, "%s", p->xml);
       snprintf(q.hosts, sizeof q.hosts, "%s", p->hosts);
       q.np = p->np;
-      q.coll = runs[r].coll;
-      while (runs[r].algos[q.nalgos]) {
-        q.algos[q.nalgos] = runs[r].algos[q.nalgos];
-        q.nalgos++;
-      }
+      q.coll = runs[r];
+      q.nalgos = cs_algo_names(q.coll, q.algos, CS_MAX_ALGOS - 3);
+      if (q.nalgos > CS_MAX_ALGOS - 3) q.nalgos = CS_MAX_ALGOS - 3;
+      for (int l = 0; l < 3; l++) q.algos[q.nalgos++] = libs[l];
       q.nbytes = cs_parse_sizes(sizes, q.bytes, CS_MAX_SIZES);
       snprintf(csvs[ncsv], sizeof csvs[ncsv], "%s/bench-%s-%s.csv", dir, p->name,
                cs_colls[q.coll].name);
@@ -236,20 +259,46 @@ int cmd_demo(int argc, char **argv) {
           "# collsim demo\n\n"
           "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
           quick ? " --quick" : "");
+  /* The algorithms the text names, from the registry. The allreduce rows
+   * that reduce_scatter_block lacks are described with their parts, e.g.
+   * "X = reduce_scatter + allgatherv" for a composition. */
+  char rsb[256], more[512] = "", ours_ar[256];
+  names_of(rsb, sizeof rsb, CS_reduce_scatter_block, NULL, CS_NCOLL, ", ");
+  names_of(ours_ar, sizeof ours_ar, CS_allreduce, first_family(), CS_NCOLL, " and ");
+  {
+    size_t n = 0;
+    for (int i = 0; i < cs_nalgos && n < sizeof more; i++) {
+      const cs_algo_info *a = &cs_algos[i];
+      const cs_algo_info *o = cs_algo_find(CS_reduce_scatter_block, a->name);
+      if (a->coll != CS_allreduce || (a->flags & CS_NATIVE) || (o && !(o->flags & CS_NATIVE)))
+        continue;
+      n += (size_t)snprintf(more + n, sizeof more - n, ", and %s", a->name);
+      char pb[256];
+      snprintf(pb, sizeof pb, "%s", a->parts);
+      const char *sep = " = ";
+      for (char *sv = NULL, *w = strtok_r(pb, " ", &sv); w && n < sizeof more;
+           w = strtok_r(NULL, " ", &sv), sep = " + ") {
+        w[strcspn(w, ":")] = '\0'; /* "reduce_scatter:x" -> "reduce_scatter" */
+        n += (size_t)snprintf(more + n, sizeof more - n, "%s%s", sep, w);
+      }
+    }
+  }
+  const cs_algo_info *base = cs_algo_baseline(CS_allreduce);
   fprintf(md,
           "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
-          "circulant paper's Table I, the paper's formula (`table1_s`), collsim's exact "
+          "%s paper's Table I, the paper's formula (`table1_s`), collsim's exact "
           "round-by-round model (`model_s`) and SMPI's simulated time (`sim_s`) on an "
           "alpha-beta-gamma machine (1 us, 10 GB/s, gamma 2.5e-10 s/byte) and their relative "
-          "error.\n\n");
+          "error.\n\n",
+          first_family());
   fprintf(md,
           "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
           "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
           "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
-          "(circulant, ceilhalf, butterfly, and circulant_rsag = reduce_scatter + allgatherv "
+          "(%s%s "
           "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
           "lib:mpich, m = %s:\n\n",
-          quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
+          rsb, more, quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
   for (int i = 0; i < ncsv; i++) {
     const char *b = strrchr(csvs[i], '/');
     fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
@@ -257,8 +306,9 @@ int cmd_demo(int argc, char **argv) {
   fprintf(md,
           "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
           "Allreduce) timed on both sides, once with the library (lib:default) and once "
-          "with our circulant algorithms (the faster of circulant and circulant_rsag for "
-          "allreduce), tolerance 5%%. Violations:\n\n");
+          "with our %s algorithms (the faster of %s for "
+          "allreduce), tolerance 5%%. Violations:\n\n",
+          first_family(), ours_ar);
   for (int k = 0; k < 2; k++) {
     fprintf(md,
             "- %s: [violations.md](guidelines-%s/violations.md), all comparisons in "
@@ -267,9 +317,10 @@ int cmd_demo(int argc, char **argv) {
   }
   fprintf(md,
           "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
-          "divided by the baseline (circulant_rsag for allreduce); speedup-*: the library's "
+          "divided by the baseline (%s for allreduce); speedup-*: the library's "
           "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
-          "the two sides (violations circled).\n\n");
+          "the two sides (violations circled).\n\n",
+          base ? base->name : "none");
   {
     char cmd[8800];
     snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);

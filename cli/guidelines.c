@@ -32,6 +32,21 @@ typedef struct {
   char csv[4300], samples[4300];
 } gl_file;
 
+/* The registry's first family: the default of --ours. */
+static const char *first_family(void) {
+  const char *fam[1] = {""};
+  cs_families(fam, 1);
+  return fam[0];
+}
+
+/* The stand-in families of ours_for, separated by ", ". */
+static void print_standins(FILE *f) {
+  const char *fam[64];
+  int nfam = cs_families(fam, 64), n = 0;
+  for (int i = 1; i < nfam && i < 64; i++)
+    if (cs_family_is_ours(fam[i])) fprintf(f, "%s%s", n++ ? ", " : "", fam[i]);
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: collsim guidelines --platform F --np P --bytes LIST [options]\n"
@@ -50,8 +65,13 @@ static void usage(FILE *f) {
           "  --bytes LIST     total message sizes m (8,1K,1M or 1K-1M:x4)\n"
           "  --lib SEL        SMPI selector of the library side: default (default), ompi,\n"
           "                   mpich, mvapich2, impi, automatic (--backend mpi: the library)\n"
-          "  --ours FAMILY    our family for the second side (circulant); a collective\n"
-          "                   without it uses ceilhalf, then butterfly, then the library\n"
+          "  --ours FAMILY    our family for the second side (%s); a collective\n"
+          "                   without it uses the first family that has it of\n"
+          "                   ",
+          first_family());
+  print_standins(f);
+  fprintf(f,
+          ", then the library\n"
           "  --tolerance T    relative tolerance (0.05): violated iff lhs > rhs * (1 + T)\n"
           "  --out DIR        (results/guidelines/<platform>-p<P>)\n"
           "  --backend B      smpi (default) or mpi: then each side is repeated (--reps,\n"
@@ -61,13 +81,19 @@ static void usage(FILE *f) {
 }
 
 /* Our algorithms for coll: all of the family's (the fastest is used per
- * size), else ceilhalf's, else butterfly's; 0 if none. */
+ * size), else those of the first stand-in family that has some, else none
+ * (0). The stand-ins are the registry's families after its first one, in
+ * registry order, never the library's own: the first family is the paper's
+ * own algorithms, which side with nobody but themselves. */
 static int ours_for(cs_coll coll, const char *family, const char **out, int max) {
-  const char *order[] = {family, "ceilhalf", "butterfly"};
-  for (int i = 0; i < 3; i++) {
+  const char *fam[64];
+  int nfam = cs_families(fam, 64);
+  if (nfam > 64) nfam = 64;
+  for (int i = 0; i < nfam; i++) {
+    const char *f = i == 0 ? family : fam[i];
     int n = 0;
     for (int k = 0; k < cs_nalgos; k++)
-      if (cs_algos[k].coll == coll && !strcmp(cs_algos[k].family, order[i]) &&
+      if (cs_algos[k].coll == coll && !strcmp(cs_algos[k].family, f) &&
           !(cs_algos[k].flags & CS_NATIVE) && n < max)
         out[n++] = cs_algos[k].name;
     if (n) return n;
@@ -123,7 +149,7 @@ static void term_name(char *buf, size_t len, const cs_gl_term *t, int n, const c
 int cmd_guidelines(int argc, char **argv) {
   gl_opts o = {0};
   o.lib = "default";
-  o.ours = "circulant";
+  o.ours = first_family();
   o.backend = "smpi";
   o.tol = 0.05;
   o.alpha = 0.05;
@@ -203,13 +229,10 @@ int cmd_guidelines(int argc, char **argv) {
   } else {
     snprintf(libalgo, sizeof libalgo, "native");
   }
-  int fam_ok = 0;
-  for (int c = 0; c < CS_NCOLL; c++) fam_ok |= cs_algo_find((cs_coll)c, o.ours) != NULL;
-  if (!fam_ok || !strcmp(o.ours, "native")) {
-    fprintf(stderr,
-            "collsim guidelines: --ours %s: no such family (valid: circulant, ceilhalf, "
-            "butterfly, bruck)\n",
-            o.ours);
+  if (cs_family_index(o.ours) < 0 || !cs_family_is_ours(o.ours)) {
+    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o.ours);
+    cs_print_families(stderr, 0);
+    fprintf(stderr, ")\n");
     return 2;
   }
   long sizes[CS_MAX_SIZES];

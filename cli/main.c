@@ -23,7 +23,7 @@ static const command commands[] = {
     {"validate", cmd_validate,
      "predict (model, SMPI) and measure (mpirun), with errors (validate --help)"},
     {"table1", cmd_table1,
-     "reproduce Table I of the circulant paper for p processes (table1 --help)"},
+     "reproduce Table I of Traff et al. 2023 for p processes (table1 --help)"},
     {"guidelines", cmd_guidelines,
      "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},

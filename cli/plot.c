@@ -531,7 +531,7 @@ static int algo_rank(const char *coll, const char *a) {
   int c = cs_coll_by_name(coll);
   if (c >= 0 && !strchr(a, ':')) {
     const cs_algo_info *ai = cs_algo_find((cs_coll)c, a);
-    if (ai) return (int)(ai - cs_algos); /* registry order */
+    if (ai) return ai->index; /* registry order */
   }
   return 5000;
 }
@@ -578,6 +578,15 @@ static struct {
   int errorbars; /* 0 minmax, 1 ci, 2 none */
 } opt;
 
+/* Writes the registry's default baselines, e.g. "X for allreduce". */
+static void print_baselines(FILE *f) {
+  int n = 0;
+  for (int c = 0; c < CS_NCOLL; c++) {
+    const cs_algo_info *b = cs_algo_baseline((cs_coll)c);
+    if (b) fprintf(f, "%s%s for %s", n++ ? ", " : "", b->name, cs_colls[c].name);
+  }
+}
+
 static void plot_usage(FILE *f) {
   fprintf(f,
           "usage: collsim plot CSV... [options]\n"
@@ -587,7 +596,10 @@ static void plot_usage(FILE *f) {
           "  --kind K[,K..]    time, normalized, speedup (bench CSVs), model (predict CSVs),\n"
           "                    validate, guidelines, or all (default: every kind the files fit)\n"
           "  --baseline ALGO   the algorithm others are divided by in 'normalized' pictures\n"
-          "                    (default: circulant_rsag for allreduce; other collectives need it)\n"
+          "                    (default: ");
+  print_baselines(f);
+  fprintf(f,
+          "; other collectives need it)\n"
           "  --format F[,F..]  png, svg (default png,svg)\n"
           "  --errorbars E     minmax (default), ci (95%% CI of the median) or none; bars are\n"
           "                    drawn when some repetition count (reps) is > 1\n"
@@ -737,13 +749,25 @@ static void pic_close_series(FILE *f) {
   }
 }
 
-/* Series style: one colour per algorithm name, the same in every picture. */
+/* Series style: one colour per algorithm name, the same in every picture.
+ * plots/common.gp has 12 line styles; 6 is the library's own (native); the
+ * names of the registry's other rows take the other 11, in registry order
+ * (cs_algo_colour), so a new row gets a colour of its own; anything else
+ * (lib:*, native:*, unknown names) takes the styles the registry leaves
+ * over, in turn. */
 static int style_of(const char *algo, int *other) {
-  static const char *const fixed[] = {"circulant", "circulant_rsag", "ceilhalf",
-                                      "butterfly", "bruck",          "native"};
-  for (int i = 0; i < 6; i++)
-    if (algo && !strcmp(algo, fixed[i])) return i + 1;
-  return 7 + (*other)++ % 6;
+  static const int free_styles[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+  const int nfree = (int)(sizeof free_styles / sizeof free_styles[0]);
+  int c = algo ? cs_algo_colour(algo) : -1;
+  if (c == 0) return 6;
+  if (c > 0) return free_styles[(c - 1) % nfree];
+  int used = 0;
+  for (int i = 0; i < cs_nalgos; i++) {
+    int k = cs_algo_colour(cs_algos[i].name);
+    if (k > used) used = k;
+  }
+  if (used >= nfree) return free_styles[(*other)++ % nfree];
+  return free_styles[used + (*other)++ % (nfree - used)];
 }
 
 static const char *mpi_name(const char *coll) {
@@ -1560,9 +1584,9 @@ int cmd_plot(int argc, char **argv) {
     if (kind == K_BENCH) {
       if (opt.want[P_TIME]) plan_time(g0, g1);
       if (opt.want[P_NORM]) {
-        const char *b = opt.baseline                          ? opt.baseline
-                        : !strcmp(recs[g0].s[0], "allreduce") ? "circulant_rsag"
-                                                              : NULL;
+        int gc = cs_coll_by_name(recs[g0].s[0]);
+        const cs_algo_info *ba = gc >= 0 ? cs_algo_baseline((cs_coll)gc) : NULL;
+        const char *b = opt.baseline ? opt.baseline : ba ? ba->name : NULL;
         if (b) nbase += plan_ratio(g0, g1, 0, b);
       }
       if (opt.want[P_SPEEDUP]) {
@@ -1585,11 +1609,11 @@ int cmd_plot(int argc, char **argv) {
           stderr,
           "collsim plot: --kind normalized: the baseline '%s' is in no (collective, p) of the bench CSVs\n",
           opt.baseline);
-    else
-      fprintf(
-          stderr,
-          "collsim plot: --kind normalized: no baseline; allreduce uses circulant_rsag when the CSV has "
-          "it, otherwise give --baseline ALGO\n");
+    else {
+      fprintf(stderr, "collsim plot: --kind normalized: no baseline; ");
+      print_baselines(stderr);
+      fprintf(stderr, " when the CSV has it, otherwise give --baseline ALGO\n");
+    }
     rc = 2;
   }
   if (opt.want[P_SPEEDUP] == 1 && !nlib) {

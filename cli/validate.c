@@ -81,13 +81,15 @@ int cmd_validate(int argc, char **argv) {
             platform);
     return 2;
   }
-  char err[1024];
+  char err[1024], approx[512];
   cs_model mo;
   if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) return 2;
-  if (cs_model_from_platform(q.xml, &mo, err, sizeof err)) {
+  int exact = cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err);
+  if (exact < 0) {
     fprintf(stderr, "collsim validate: %s\n", err);
     return 2;
   }
+  if (!exact) fprintf(stderr, "collsim validate: note: the model is a %s\n", approx);
   char cmd[8400];
   if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim validate: cannot create %s\n", dir);

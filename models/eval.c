@@ -7,6 +7,7 @@
 
 #include "prog.h"
 #include "sched.h"
+#include "sizes.h"
 
 cs_model cs_model_abg(double alpha, double beta, double gamma) {
   cs_model m;
@@ -15,7 +16,7 @@ cs_model cs_model_abg(double alpha, double beta, double gamma) {
   m.alpha = alpha;
   m.beta = beta;
   m.gamma = gamma;
-  m.envelope = 16;
+  m.envelope = CS_SMPI_ENVELOPE;
   m.ppn = 1;
   m.lanes = 1;
   return m;
@@ -30,20 +31,13 @@ static int split_coll(cs_coll c) {
   return c == CS_reduce_scatter || c == CS_allgatherv || c == CS_gatherv || c == CS_scatterv;
 }
 
-long cs_case_bytes(cs_coll coll, int p, long m) { return block_coll(coll) ? (long)p * (m / p) : m; }
+long cs_case_bytes(cs_coll coll, int p, long m) { return cs_size_bytes(coll, p, m, 1); }
 
 void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]) {
-  for (int i = 0; i < p; i++) {
-    if (block_coll(coll))
-      blocks[i] = m / p;
-    else if (split_coll(coll))
-      blocks[i] = m / p + (i < m % p ? 1 : 0);
-    else
-      blocks[i] = 0;
-  }
+  cs_size_blocks(coll, p, m, blocks);
 }
 
-int cs_case_equal_blocks(cs_coll coll, int p, long m) { return !split_coll(coll) || m % p == 0; }
+int cs_case_equal_blocks(cs_coll coll, int p, long m) { return cs_size_equal_blocks(coll, p, m); }
 
 int cs_model_has(cs_coll coll, const char *algo) { return cs_model_generator(coll, algo) != NULL; }
 

@@ -25,71 +25,65 @@
  * alpha + beta envelope.
  */
 #include <math.h>
-#include <string.h>
-
 #include "model.h"
 #include "sched.h"
 
+/* The row's formula (registry.def) chooses the expression; the collective
+ * chooses its column. */
 int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, long mbytes,
                    double *t) {
+  const cs_algo_info *row = cs_algo_find(coll, algo);
+  cs_formula f = row ? row->formula : CS_F_none;
+  if (f == CS_F_none) return -1;
   double a = mo->alpha + mo->beta * mo->envelope, b = mo->beta, g = mo->gamma, m = (double)mbytes;
   int q = cs_ceil_log2(p), pow2 = (p & (p - 1)) == 0;
   double P = p, Q = q, twoq = ldexp(1.0, q), vol = (P - 1) / P * m;
-  int circ = !strcmp(algo, "circulant"), ch = !strcmp(algo, "ceilhalf"),
-      bf = !strcmp(algo, "butterfly"), br = !strcmp(algo, "bruck"),
-      rsag = !strcmp(algo, "circulant_rsag");
   if (p == 1) {
     *t = 0;
-    return circ || ch || bf || br || rsag ? 0 : -1;
+    return 0;
   }
   double ag_circ = Q * a + b * vol + g * ceil(m / 2);
   double rs_circ = Q * a + (b + g) * (twoq - 1) / P * m;
   switch (coll) {
   case CS_allreduce:
-    if (circ)
-      *t = Q * (a + b * m + 2 * g * m);
-    else if (bf)
-      *t = Q * (a + b * m + g * m) + (pow2 ? 0 : a + b * m);
-    else if (ch)
-      *t = 2 * Q * a + 2 * b * vol + g * vol;
-    else if (rsag)
-      *t = rs_circ + ag_circ;
-    else
-      return -1;
-    return 0;
+    switch (f) {
+    case CS_F_circulant: *t = Q * (a + b * m + 2 * g * m); return 0;
+    case CS_F_butterfly: *t = Q * (a + b * m + g * m) + (pow2 ? 0 : a + b * m); return 0;
+    case CS_F_ceilhalf: *t = 2 * Q * a + 2 * b * vol + g * vol; return 0;
+    case CS_F_circulant_rsag: *t = rs_circ + ag_circ; return 0;
+    default: return -1;
+    }
   case CS_reduce:
-    if (circ || bf)
-      *t = Q * (a + b * m + g * m);
-    else if (!strcmp(algo, "circulant_rsg"))
-      *t = rs_circ + Q * a + b * vol;
-    else
-      return -1;
-    return 0;
+    switch (f) {
+    case CS_F_circulant:
+    case CS_F_butterfly: *t = Q * (a + b * m + g * m); return 0;
+    case CS_F_circulant_rsg: *t = rs_circ + Q * a + b * vol; return 0;
+    default: return -1;
+    }
   case CS_reduce_scatter_block:
   case CS_reduce_scatter:
-    if (circ)
-      *t = rs_circ;
-    else if (ch)
-      *t = Q * a + (b + g) * vol;
-    else if (bf)
+    switch (f) {
+    case CS_F_circulant: *t = rs_circ; return 0;
+    case CS_F_ceilhalf: *t = Q * a + (b + g) * vol; return 0;
+    case CS_F_butterfly:
       *t = pow2 ? Q * a + (b + g) * vol
                 : a + b * m / 2 + g * m / 2 + Q * a + (b + g) * (twoq - 1) * 2 * m / P + a +
                       b * m / P;
-    else
-      return -1;
-    return 0;
+      return 0;
+    default: return -1;
+    }
   case CS_allgather:
   case CS_allgatherv:
-    if (circ || ch)
-      *t = ag_circ;
-    else if (bf)
+    switch (f) {
+    case CS_F_circulant:
+    case CS_F_ceilhalf: *t = ag_circ; return 0;
+    case CS_F_butterfly:
       *t = pow2 ? Q * a + b * vol + g * m
                 : a + b * m / P + Q * a + b * (twoq - 1) * 2 * m / P + a + b * m + g * m;
-    else if (br && coll == CS_allgather)
-      *t = Q * a + b * vol + g * m;
-    else
-      return -1;
-    return 0;
+      return 0;
+    case CS_F_bruck: *t = Q * a + b * vol + g * m; return 0;
+    default: return -1;
+    }
   default: return -1;
   }
 }

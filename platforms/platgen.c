@@ -1185,6 +1185,10 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
       found = 1;
       for (int k = 0; k < CS_PLAT_NKINDS; k++)
         if (strcmp(kind_names[k], kind) == 0) pl->kind = (cs_platform_kind)k;
+      /* The kind decides the network description, as in cs_platform_check. */
+      const cs_machine *mach = find_machine(pl->kind);
+      pl->topology =
+          mach != NULL ? mach->topology : (pl->kind == CS_PLAT_ABG ? CS_TOPO_FLAT : CS_TOPO_HIER);
     }
     break;
   }

@@ -28,8 +28,9 @@ TERM(f) = f eq 'svg' ? \
 OUT(f) = f eq 'svg' ? outsvg : outpng
 
 # ---- one style per algorithm (collsim plot maps names to these numbers) -------
-# 1 circulant, 2 circulant_rsag, 3 ceilhalf, 4 butterfly, 5 bruck, 6 native,
-# 7..12 anything else (library variants lib:*, native:*, other names).
+# 6 is native (the library's own); the names of the registry's other rows take
+# 1..5 and 7..12 in registry order (cli/plot.c style_of); library variants
+# (lib:*, native:*) and other names take the styles left over, in turn.
 set style line 1  lc rgb '#0072B2' lw 2 pt 7  ps 1.1 dt 1
 set style line 2  lc rgb '#56B4E9' lw 2 pt 5  ps 1.0 dt 1
 set style line 3  lc rgb '#009E73' lw 2 pt 9  ps 1.3 dt 1

@@ -38,6 +38,7 @@
 
 #include "../algos/collsim.h"
 #include "../algos/kernel.h"
+#include "../algos/sizes.h"
 #include "driver.h"
 
 typedef struct {
@@ -227,15 +228,13 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   MPI_Type_size(o->dt, &size);
-  long elems = bytes / size;
-  int block = o->coll == CS_reduce_scatter_block || o->coll == CS_allgather ||
-              o->coll == CS_gather || o->coll == CS_scatter;
-  int split = o->coll == CS_reduce_scatter || o->coll == CS_allgatherv || o->coll == CS_gatherv ||
-              o->coll == CS_scatterv;
+  /* What size `bytes` means (algos/sizes.h): total elements of the whole
+   * collective, and the count argument of the call. */
+  long total = cs_size_elems(o->coll, p, bytes, size);
+  int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
   bench_bufs b;
   memset(&b, 0, sizeof b);
-  b.count = block ? elems / p : elems;
-  long total = block ? b.count * p : elems; /* elements of the whole collective */
+  b.count = cs_size_count(o->coll, p, total);
   if (total > 2147483647L) {
     if (r == 0) fprintf(stderr, "collsim bench: %ld bytes exceed MPI's int counts\n", bytes);
     return 2;

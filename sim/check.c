@@ -20,6 +20,7 @@
 
 #include "../algos/collsim.h"
 #include "../algos/sched.h"
+#include "../algos/sizes.h"
 #include "driver.h"
 
 /* ---- element types and ops ------------------------------------------- */
@@ -257,8 +258,7 @@ static void note(tally *ty, int fail) {
 
 static void describe(const ccase *c, int p, char *out, size_t len) {
   const ctype *t = &types[c->type];
-  int v = c->coll == CS_reduce_scatter || c->coll == CS_allgatherv || c->coll == CS_gatherv ||
-          c->coll == CS_scatterv;
+  int v = cs_coll_shape(c->coll) == CS_SHAPE_SPLIT;
   snprintf(out, len, "coll=%s algo=%s p=%d count=%ld%s%s root=%d in_place=%d type=%s op=%s",
            cs_colls[c->coll].name, c->algo_name, p, c->count, v ? " layout=" : "",
            v ? layout_names[c->layout] : "", cs_colls[c->coll].rooted ? c->root : -1, c->inplace,
@@ -663,7 +663,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
     for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);
     if (!want) continue;
     const cs_coll_info *ci_info = &cs_colls[ci];
-    int v = ci == CS_reduce_scatter || ci == CS_allgatherv || ci == CS_gatherv || ci == CS_scatterv;
+    int v = cs_coll_shape((cs_coll)ci) == CS_SHAPE_SPLIT;
     for (int ai = 0; ai < (all_algos ? cs_nalgos : na); ai++) {
       const cs_algo_info *a;
       const char *aname;

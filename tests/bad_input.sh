@@ -16,7 +16,11 @@ expect() { # expect STATUS PATTERN -- command...
   fi
 }
 expect 2 "Valid: allreduce, reduce" -- "$cli" check --coll allreduse --np 2
-expect 2 "valid for allreduce: circulant, circulant_rsag, ceilhalf, butterfly, native" -- "$cli" check --coll allreduce --algo circulent --np 2
+# The valid names come from the registry (collsim list --csv), so that a new
+# allreduce row changes nothing here.
+valid_ar=$("$cli" list --csv | awk -F, '$1 == "allreduce" { printf "%s%s", s, $2; s = ", " }')
+[ -n "$valid_ar" ] || { echo "FAILED: collsim list --csv names no allreduce algorithm"; fail=1; }
+expect 2 "valid for allreduce: $valid_ar" -- "$cli" check --coll allreduce --algo circulent --np 2
 expect 2 "must be >= 1" -- "$cli" check --np 0
 expect 2 "expected a number" -- "$cli" check --np x
 expect 2 "bad --count '-3'" -- "$cli" check --coll allreduce --count -3 --np 2

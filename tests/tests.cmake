@@ -8,6 +8,28 @@ add_test(NAME sched COMMAND test_sched 1024)
 # The registry: every family the issue names, for the collectives named.
 add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
+# The registry as data: positions (index), baselines, families, colours.
+add_executable(test_registry ${T}/test_registry.c)
+target_link_libraries(test_registry collsim_core)
+add_test(NAME registry_data COMMAND test_registry)
+
+# What a size m means (algos/sizes.h), shape by shape.
+add_executable(test_sizes ${T}/test_sizes.c)
+target_link_libraries(test_sizes collsim_core)
+add_test(NAME sizes COMMAND test_sizes)
+
+# One registry: no C source outside the allowlist of tests/registry_names.sh
+# (kernels, formulas, schedule tests) names an algorithm or family.
+add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_DIR})
+
+# A new registry row (in a scratch copy of the tree) shows in list, check,
+# predict, bench and plot with nothing else changed.
+add_test(NAME registry_dummy COMMAND bash ${T}/registry_dummy.sh ${CMAKE_SOURCE_DIR})
+
+# The model of a fat-tree or dragonfly platform is an approximation, and
+# predict says so (a '# model:' line and a note); exact models get neither.
+add_test(NAME platform_model COMMAND bash ${T}/platform_model.sh ${CLI})
+
 # Bad input gets a clear error naming what is valid.
 add_test(NAME bad_input COMMAND bash ${T}/bad_input.sh ${CLI})
 

@@ -67,6 +67,7 @@
 #include <unistd.h>
 
 #include "../algos/collsim.h"
+#include "../algos/sizes.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -407,27 +408,29 @@ static int call_size(cs_coll c, const cs_args *x, int p, int r, long long *bytes
                      long long *elems) {
   long long n = 0, sz = 0;
   int neg = 0;
+  /* The total in elements (algos/sizes.h): the count for vector collectives,
+   * p blocks for block collectives, the sum of the counts for split ones. */
   switch (c) {
   case CS_allreduce:
   case CS_reduce:
   case CS_bcast:
   case CS_scan:
-  case CS_exscan: n = x->count, sz = type_size(x->dt); break;
-  case CS_reduce_scatter_block: n = (long long)p * x->count, sz = type_size(x->dt); break;
+  case CS_exscan:
+  case CS_reduce_scatter_block: n = cs_size_total(c, p, x->count), sz = type_size(x->dt); break;
   case CS_reduce_scatter: n = sum_counts(x->counts, p, &neg), sz = type_size(x->dt); break;
-  case CS_allgather: n = (long long)p * x->recvcount, sz = type_size(x->recvtype); break;
+  case CS_allgather: n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype); break;
   case CS_allgatherv: n = sum_counts(x->counts, p, &neg), sz = type_size(x->recvtype); break;
   case CS_gather:
     if (r == x->root)
-      n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+      n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype);
     else
-      n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+      n = cs_size_total(c, p, x->sendcount), sz = type_size(x->sendtype);
     break;
   case CS_scatter:
     if (r == x->root)
-      n = (long long)p * x->sendcount, sz = type_size(x->sendtype);
+      n = cs_size_total(c, p, x->sendcount), sz = type_size(x->sendtype);
     else
-      n = (long long)p * x->recvcount, sz = type_size(x->recvtype);
+      n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype);
     break;
   default: return 3;
   }

@@ -1,0 +1,49 @@
+/* What "size m" means (sizes.h): the one place that knows it. */
+#include "sizes.h"
+
+cs_shape cs_coll_shape(cs_coll coll) {
+  switch (coll) {
+  case CS_reduce_scatter_block:
+  case CS_allgather:
+  case CS_gather:
+  case CS_scatter: return CS_SHAPE_BLOCKS;
+  case CS_reduce_scatter:
+  case CS_allgatherv:
+  case CS_gatherv:
+  case CS_scatterv: return CS_SHAPE_SPLIT;
+  default: return CS_SHAPE_VECTOR;
+  }
+}
+
+long cs_size_elems(cs_coll coll, int p, long m, int size) {
+  long elems = size > 0 ? m / size : 0;
+  return cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? (long)p * (elems / p) : elems;
+}
+
+long cs_size_bytes(cs_coll coll, int p, long m, int size) {
+  return cs_size_elems(coll, p, m, size) * size;
+}
+
+long cs_size_count(cs_coll coll, int p, long elems) {
+  return cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? elems / p : elems;
+}
+
+long long cs_size_total(cs_coll coll, int p, long long count) {
+  switch (cs_coll_shape(coll)) {
+  case CS_SHAPE_BLOCKS: return (long long)p * count;
+  case CS_SHAPE_VECTOR: return count;
+  default: return -1;
+  }
+}
+
+void cs_size_blocks(cs_coll coll, int p, long m, long blocks[]) {
+  cs_shape s = cs_coll_shape(coll);
+  for (int i = 0; i < p; i++)
+    blocks[i] = s == CS_SHAPE_BLOCKS  ? m / p
+                : s == CS_SHAPE_SPLIT ? m / p + (i < m % p ? 1 : 0)
+                                      : 0;
+}
+
+int cs_size_equal_blocks(cs_coll coll, int p, long m) {
+  return cs_coll_shape(coll) != CS_SHAPE_SPLIT || m % p == 0;
+}

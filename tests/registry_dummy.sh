@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Adding an algorithm is one registry row and one kernel file: in a SCRATCH
+# copy of the source tree (the real registry is not touched) this adds
+#   CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "", "test row")
+# and a kernel cs_allreduce_dummy (algos/dummy/allreduce.c) that calls the
+# butterfly kernel, builds the copy, and shows the row everywhere:
+#   - collsim list and list --csv have it;
+#   - collsim check --coll allreduce --algo dummy --np 1-5 passes;
+#   - collsim predict simulates it (the same time as butterfly, whose kernel
+#     it runs) and prints no formula (its formula is none);
+#   - collsim bench on a small abg platform times it (again butterfly's time);
+#   - collsim plot draws it with a legend entry and a line style of its own.
+# The model column: until the engine that prices any registered kernel
+# replaces models/schedules.c (another branch), collsim has no model of a new
+# row, and predict leaves model_s empty with one line on stderr,
+#   collsim predict: allreduce dummy: no model (model_s left empty)
+# That, and only that, is tolerated for the dummy's model column; a model that
+# is present must equal butterfly's.
+# usage: registry_dummy.sh SOURCE_DIR
+set -uo pipefail
+src=$(cd "${1:-.}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+die() { echo "FAIL: $*"; exit 1; }
+check() { # check DESCRIPTION COMMAND...: runs it, fails loudly on non-zero
+  local what=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then echo "ok: $what"; else
+    echo "FAIL: $what (exit $?):"; tail -15 "$tmp/out" "$tmp/err"; fail=1; return 1; fi
+}
+
+# ---- the scratch tree: a copy of the sources, plus one row and one kernel ----
+tree=$tmp/src
+mkdir -p "$tree"
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  # Tracked files and new, not ignored ones, but no build directory.
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard -- . ':!:build*' ':!:results' |
+    xargs -0 cp --parents -t "$tree" 2>/dev/null)
+else
+  (cd "$src" && tar --exclude=./build --exclude=./results -cf - .) | (cd "$tree" && tar -xf -)
+fi
+[ -f "$tree/algos/registry.def" ] || die "could not copy the source tree"
+# The row goes last inside the rows' #ifdef CS_ALGO block (the file's last
+# #endif).
+row='CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "", "test row")'
+last=$(grep -n '^#endif' "$tree/algos/registry.def" | tail -1 | cut -d: -f1)
+[ -n "$last" ] || die "registry.def has no closing #endif"
+sed -i "${last}i $row" "$tree/algos/registry.def"
+grep -qF "$row" "$tree/algos/registry.def" || die "could not add the row"
+# The kernel follows whatever the kernel signature is: it is declared with
+# CS_PARAMS_allreduce, and passes a trailing context on when the signature
+# has one (cs_ctx, being added on another branch).
+ctx=""
+if grep -q 'cs_ctx' "$tree/algos/collsim.h"; then
+  # The context parameter's name, as CS_PARAMS_allreduce spells it.
+  name=$(sed -n '/define CS_PARAMS_allreduce/,/)/p' "$tree/algos/collsim.h" |
+    grep -o 'cs_ctx *\* *[A-Za-z_][A-Za-z_0-9]*' | sed 's/.*\* *//' | head -1)
+  ctx=", ${name:-ctx}"
+fi
+mkdir -p "$tree/algos/dummy"
+cat >"$tree/algos/dummy/allreduce.c" <<EOF
+/* A test row's kernel (tests/registry_dummy.sh): the butterfly allreduce. */
+#include "../collsim.h"
+
+int cs_allreduce_dummy CS_PARAMS_allreduce {
+  return cs_allreduce_butterfly(sendbuf, recvbuf, count, dt, op, comm$ctx);
+}
+EOF
+
+# ---- build what the commands need ----------------------------------------
+b=$tmp/build
+if ! cmake -S "$tree" -B "$b" >"$tmp/cmake.log" 2>&1 ||
+   ! nice cmake --build "$b" -j2 --target collsim-cli collsim-smpi >>"$tmp/cmake.log" 2>&1; then
+  tail -30 "$tmp/cmake.log"; die "the scratch build failed"
+fi
+cli=$b/collsim-cli
+
+# ---- list -------------------------------------------------------------------
+"$cli" list --csv | grep -q '^allreduce,dummy,dummy,commutative op,"test row"$' &&
+  echo "ok: list --csv has the row" || { echo "FAIL: list --csv lacks the row"; fail=1; }
+"$cli" list | grep -qE '^allreduce +dummy +dummy +commutative +test row$' &&
+  echo "ok: list has the row" || { echo "FAIL: list lacks the row"; fail=1; }
+# The names of the registry: the valid-name message of a bad algorithm.
+bad=$("$cli" check --coll allreduce --algo nosuch --np 2 2>&1)
+grep -q 'valid for allreduce: .*dummy' <<<"$bad" &&
+  echo "ok: the valid names include it" || { echo "FAIL: valid names lack dummy"; fail=1; }
+
+# ---- check --------------------------------------------------------------------
+if check "check --coll allreduce --algo dummy --np 1-5" \
+     "$cli" check --coll allreduce --algo dummy --np 1-5 --jobs 1; then
+  grep -qE '^[1-9][0-9]* passed, 0 failed' "$tmp/out" ||
+    { echo "FAIL: check's summary:"; tail -3 "$tmp/out"; fail=1; }
+fi
+
+# ---- predict: simulation beside butterfly ------------------------------------
+if check "predict --algo dummy,butterfly" "$cli" predict --coll allreduce --algo dummy,butterfly \
+     --np 5 --bytes 1K,64K --model abg --alpha 1e-6 --beta 1e-10 --gamma 2.5e-10; then
+  cp "$tmp/out" "$tmp/predict.csv"
+  # coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err
+  awk -F, 'NR > 1 { key = $4; if ($2 == "butterfly") { bm[key] = $6; bs[key] = $7 } else { dm[key] = $6; ds[key] = $7; dt[key] = $5 } }
+    END {
+      n = 0
+      for (k in ds) {
+        n++
+        if (ds[k] == "" || ds[k] != bs[k]) { print "FAIL: dummy sim " ds[k] " != butterfly sim " bs[k] " at " k; bad = 1 }
+        if (dt[k] != "") { print "FAIL: dummy has a Table I formula: " dt[k]; bad = 1 }
+        # no model ("model_s" empty) is tolerated until the pricing engine
+        # lands; a model that is present must be butterfly'"'"'s.
+        if (dm[k] != "" && dm[k] != bm[k]) { print "FAIL: dummy model " dm[k] " != butterfly model " bm[k]; bad = 1 }
+      }
+      if (n != 2) { print "FAIL: expected 2 dummy rows, got " n; bad = 1 }
+      exit bad
+    }' "$tmp/predict.csv" && echo "ok: predict: dummy simulates as butterfly" || fail=1
+  # The only message tolerated: the dummy has no model (yet).
+  if grep -vxF 'collsim predict: allreduce dummy: no model (model_s left empty)' "$tmp/err" |
+     grep -q .; then
+    echo "FAIL: predict wrote to stderr:"; cat "$tmp/err"; fail=1
+  fi
+fi
+
+# ---- bench on a small abg platform ------------------------------------------
+check "platform abg --np 5" "$cli" platform abg --np 5 --out "$tmp/abg5.xml" \
+  --hostfile "$tmp/abg5.hostfile"
+if check "bench --algos dummy,butterfly" "$cli" bench --platform "$tmp/abg5.xml" --np 5 \
+     --coll allreduce --algos dummy,butterfly,native --bytes 8,1K,64K --out "$tmp/bench.csv" --quiet; then
+  awk -F, '/^#/ || $1 == "coll" { next } { t[$2 "," $4] = $6; n[$2]++ }
+    END {
+      if (n["dummy"] != 3) { print "FAIL: bench has " n["dummy"] + 0 " dummy rows, not 3"; exit 1 }
+      for (k in t) if (k ~ /^dummy,/) { s = k; sub(/^dummy/, "butterfly", s); if (t[k] != t[s]) { print "FAIL: bench " k " " t[k] " != " t[s]; exit 1 } }
+    }' "$tmp/bench.csv" && echo "ok: bench: dummy timed, as butterfly" || fail=1
+fi
+
+# ---- plot: a legend entry and a line style of its own --------------------------
+# A gnuplot wrapper records the variables collsim plot passes (t<i> = legend
+# title, s<i> = line style), then draws with the real gnuplot.
+if command -v gnuplot >/dev/null; then
+  cat >"$tmp/gnuplot" <<EOF
+#!/usr/bin/env bash
+printf '%s\n' "\$@" >>"$tmp/gnuplot.args"
+exec gnuplot "\$@"
+EOF
+  chmod +x "$tmp/gnuplot"
+  if [ -f "$tmp/bench.csv" ] && check "plot of the bench CSV" env COLLSIM_GNUPLOT="$tmp/gnuplot" \
+       "$cli" plot "$tmp/bench.csv" --out "$tmp/plots" --kind time --format svg; then
+    svg=$(ls "$tmp"/plots/time-allreduce-p5*.svg 2>/dev/null | head -1)
+    [ -n "$svg" ] && grep -q '>dummy<' "$svg" && echo "ok: the picture's legend names dummy" ||
+      { echo "FAIL: no time picture with a dummy legend entry"; fail=1; }
+    # t1='dummy'; s1=8; ... -> one "title style" line per series
+    tr ';' '\n' <"$tmp/gnuplot.args" | sed -n "s/^ *\([ts]\)\([0-9]*\)='*\([^']*\)'*$/\2 \1 \3/p" |
+      awk '$2 == "t" { t[$1] = $3 } $2 == "s" { s[$1] = $3 }
+        END {
+          for (i in t) if (t[i] == "dummy") d = s[i]
+          if (d == "") { print "FAIL: no series titled dummy"; exit 1 }
+          for (i in t) if (t[i] != "dummy" && s[i] == d) { print "FAIL: dummy shares style " d " with " t[i]; exit 1 }
+          print "ok: dummy has line style " d " of its own"
+        }' || fail=1
+  fi
+else
+  echo "skip: plot (no gnuplot)"
+fi
+[ $fail -eq 0 ] && echo "registry_dummy: a new row works in list, check, predict, bench and plot"
+exit $fail

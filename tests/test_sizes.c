@@ -1,0 +1,57 @@
+/* The meaning of "size m" (algos/sizes.h), case by case: the answers the
+ * models, the front door, the driver and the PMPI library all rely on. */
+#include <stdio.h>
+
+#include "sizes.h"
+
+static int failures;
+#define CHECK_EQ(got, want)                                                                   \
+  do {                                                                                        \
+    long long g_ = (got), w_ = (want);                                                        \
+    if (g_ != w_) {                                                                           \
+      fprintf(stderr, "%s:%d: %s = %lld, expected %lld\n", __FILE__, __LINE__, #got, g_, w_); \
+      failures++;                                                                             \
+    }                                                                                         \
+  } while (0)
+
+int main(void) {
+  /* Vector collectives move m: 1001 bytes of 4-byte ints are 250 elements. */
+  CHECK_EQ(cs_coll_shape(CS_allreduce), CS_SHAPE_VECTOR);
+  CHECK_EQ(cs_size_elems(CS_allreduce, 7, 1001, 4), 250);
+  CHECK_EQ(cs_size_bytes(CS_allreduce, 7, 1001, 4), 1000);
+  CHECK_EQ(cs_size_count(CS_allreduce, 7, 250), 250);
+  CHECK_EQ(cs_size_total(CS_bcast, 7, 250), 250);
+  /* Block collectives: p blocks of floor(m / p): 1001 bytes on 7 ranks are
+   * 7 blocks of 143 bytes; of ints, 250 elements make 7 blocks of 35. */
+  CHECK_EQ(cs_coll_shape(CS_allgather), CS_SHAPE_BLOCKS);
+  CHECK_EQ(cs_size_bytes(CS_reduce_scatter_block, 7, 1001, 1), 1001);
+  CHECK_EQ(cs_size_bytes(CS_allgather, 7, 1000, 1), 994);
+  CHECK_EQ(cs_size_elems(CS_gather, 7, 1001, 4), 245);
+  CHECK_EQ(cs_size_count(CS_scatter, 7, 245), 35);
+  CHECK_EQ(cs_size_total(CS_allgather, 7, 35), 245);
+  CHECK_EQ(cs_size_bytes(CS_allgather, 7, 6, 1), 0); /* fewer bytes than ranks */
+  /* Split collectives spread m evenly; the count given is the total. */
+  CHECK_EQ(cs_coll_shape(CS_reduce_scatter), CS_SHAPE_SPLIT);
+  CHECK_EQ(cs_size_bytes(CS_allgatherv, 7, 1000, 1), 1000);
+  CHECK_EQ(cs_size_count(CS_scatterv, 7, 1000), 1000);
+  CHECK_EQ(cs_size_total(CS_gatherv, 7, 10), -1);
+  long b[7];
+  cs_size_blocks(CS_reduce_scatter, 7, 1000, b);
+  CHECK_EQ(b[0], 143);
+  CHECK_EQ(b[5], 143);
+  CHECK_EQ(b[6], 142);
+  CHECK_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1000), 0);
+  CHECK_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1001), 1);
+  CHECK_EQ(cs_size_equal_blocks(CS_allgather, 7, 1000), 1);
+  cs_size_blocks(CS_allgather, 7, 1000, b);
+  CHECK_EQ(b[6], 142);
+  cs_size_blocks(CS_allreduce, 7, 1000, b);
+  CHECK_EQ(b[3], 0);
+  /* SMPI's envelope. */
+  CHECK_EQ(CS_SMPI_ENVELOPE, 16);
+  if (failures)
+    fprintf(stderr, "test_sizes: %d failures\n", failures);
+  else
+    printf("test_sizes: all passed\n");
+  return failures != 0;
+}
