@@ -1,5 +1,5 @@
 /* ./collsim guidelines: times both sides of the performance guidelines of
- * MPI collectives (validate/guidelines.h) with the library's algorithms and
+ * MPI collectives (guidelines/guidelines.h) with the library's algorithms and
  * with one of our families, and reports the violations. */
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-# collsim guidelines: the arithmetic (validate/guidelines.c, GSL) in the front door, its
+# collsim guidelines: the arithmetic (guidelines/guidelines.c, GSL) in the front door, its
 # unit test, an end-to-end run under SMPI, and the resume test of the bench CSVs it
 # relies on. Included from CMakeLists.txt; the same file also runs as a CMake script
 # (cmake -DMODE=smpi|resume -P guidelines.cmake) for the end-to-end tests.
