@@ -7,6 +7,7 @@
 
 #include "model.h"
 #include "registry.h"
+#include "results.h"
 
 #define CS_MAX_SIZES 256
 #define CS_MAX_ALGOS 32
@@ -35,9 +36,6 @@ typedef struct {
 void cs_bench_defaults(cs_bench_req *q);
 /* Runs what out lacks (resumable); 0 on success. */
 int cs_bench_run(cs_bench_req *q);
-/* Median time of (algo, effective bytes) in a bench CSV, or -1. */
-double cs_bench_lookup(const char *path, const char *algo, long bytes);
-double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col);
 long cs_effective_bytes(cs_coll coll, int p, long m, int size);
 /* The bytes size i of q really moves (for q's datatype), and whether an
  * earlier size of q moves the same (then it is run and reported once). */

@@ -91,25 +91,6 @@ static void file_add(gl_file *f, const char *algo) {
   if (f->nalgos < GL_MAXALGOS) f->algos[f->nalgos++] = algo;
 }
 
-/* Rep-level times of (coll, algo, bytes) from a samples CSV: up to max. */
-static int read_samples(const char *path, cs_coll coll, const char *algo, long bytes, double *t,
-                        int max) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  char line[1024], c[128], a[256];
-  int n = 0, pp, rep;
-  long b;
-  double v;
-  while (fgets(line, sizeof line, f)) {
-    if (sscanf(line, "%127[^,],%255[^,],%d,%ld,%d,%lf", c, a, &pp, &b, &rep, &v) != 6) continue;
-    if (strcmp(c, cs_colls[coll].name) || strcmp(a, algo) || b != bytes) continue;
-    if (rep == 0) n = 0; /* a later run of the same case replaces an earlier one */
-    if (n < max) t[n++] = v;
-  }
-  fclose(f);
-  return n;
-}
-
 static void term_name(char *buf, size_t len, const cs_gl_term *t, int n, const char **algo,
                       int local) {
   size_t k = 0;
@@ -326,10 +307,9 @@ int cmd_guidelines(int argc, char **argv) {
     if (md) fclose(md);
     return 1;
   }
-  fprintf(csv, "# collsim guidelines backend=%s platform=%s np=%d lib=%s ours=%s tolerance=%g%s\n",
-          o.backend, o.platform ? base.xml : "localhost", o.np, libalgo, o.ours, o.tol,
-          smpi ? "" : " test=wilcoxon-rank-sum");
-  fprintf(csv, "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated,side\n");
+  cs_csv_guidelines_comment(csv, o.backend, o.platform ? base.xml : "localhost", o.np, libalgo,
+                            o.ours, o.tol, !smpi);
+  cs_csv_write_header(csv, CS_CSV_GUIDELINES);
   char mdbuf[1 << 16];
   size_t ml = 0;
   ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml,
@@ -378,7 +358,8 @@ int cmd_guidelines(int argc, char **argv) {
             }
             if (!smpi) {
               static double buf[4096];
-              int got = read_samples(f->samples, c, al[h][i], eff, buf, 4096);
+              int got =
+                  cs_bench_read_samples(f->samples, cs_colls[c].name, al[h][i], eff, buf, 4096);
               if (i == 0) {
                 reps[h] = malloc(sizeof(double) * (size_t)(got ? got : 1));
                 if (reps[h]) memcpy(reps[h], buf, sizeof(double) * (size_t)got);
@@ -412,8 +393,8 @@ int cmd_guidelines(int argc, char **argv) {
           fprintf(stderr, "collsim guidelines: %s at %ld bytes: a time is missing\n", gl[g].id, m);
           continue;
         }
-        fprintf(csv, "%s,%s,%s,%d,%ld,%.10g,%.10g,%.6g,%g,%d,%s\n", gl[g].id, ln, rn, o.np, m,
-                side_s[0], side_s[1], ratio, o.tol, v, side_name[s]);
+        cs_csv_guidelines_row(csv, gl[g].id, ln, rn, o.np, m, side_s[0], side_s[1], ratio, o.tol, v,
+                              side_name[s]);
         if (v) {
           nviol++;
           if (ml < sizeof mdbuf - 2048) {

@@ -117,10 +117,8 @@ int cmd_validate(int argc, char **argv) {
     fprintf(stderr, "collsim validate: cannot write %s\n", csv);
     return 1;
   }
-  fprintf(f, "# collsim validate platform=%s np=%d\n", q.xml, q.np);
-  fprintf(
-      f,
-      "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim\n");
+  cs_csv_validate_comment(f, q.xml, q.np);
+  cs_csv_write_header(f, CS_CSV_VALIDATE);
   int n = q.nalgos * q.nbytes, ne[4] = {0, 0, 0, 0};
   double *e[4];
   for (int k = 0; k < 4; k++) e[k] = malloc(sizeof(double) * (size_t)(n + 1));
@@ -136,23 +134,19 @@ int cmd_validate(int argc, char **argv) {
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
       if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
         model = -1;
-      char ms[40] = "", ss[40] = "", em[40] = "", es[40] = "";
-      if (model >= 0) snprintf(ms, sizeof ms, "%.10g", model);
-      if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
+      double em = NAN, es = NAN;
       if (model >= 0 && meas > 0) {
-        double x = (model - meas) / meas;
-        snprintf(em, sizeof em, "%.6g", x);
-        e[0][ne[0]++] = fabs(x);
-        if (b >= 65536) e[2][ne[2]++] = fabs(x);
+        em = (model - meas) / meas;
+        e[0][ne[0]++] = fabs(em);
+        if (b >= 65536) e[2][ne[2]++] = fabs(em);
       }
       if (sim >= 0 && meas > 0) {
-        double x = (sim - meas) / meas;
-        snprintf(es, sizeof es, "%.6g", x);
-        e[1][ne[1]++] = fabs(x);
-        if (b >= 65536) e[3][ne[3]++] = fabs(x);
+        es = (sim - meas) / meas;
+        e[1][ne[1]++] = fabs(es);
+        if (b >= 65536) e[3][ne[3]++] = fabs(es);
       }
-      fprintf(f, "%s,%s,%d,%ld,%s,%s,%.10g,%.10g,%.10g,%s,%s\n", cs_colls[q.coll].name, algo, q.np,
-              b, ms, ss, meas, lo, hi, em, es);
+      cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
+                          sim >= 0 ? sim : NAN, meas, lo, hi, em, es);
     }
   fclose(f);
   FILE *r = fopen(md, "w");

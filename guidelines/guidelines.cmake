@@ -1,5 +1,5 @@
-# collsim guidelines: the arithmetic (guidelines/guidelines.c, GSL) in the front door, its
-# unit test, an end-to-end run under SMPI, and the resume test of the bench CSVs it
+# collsim guidelines: the unit test of the analysis (guidelines/guidelines.c, GSL; built
+# into collsim_analysis), an end-to-end run under SMPI, and the resume test of the bench CSVs it
 # relies on. Included from CMakeLists.txt; the same file also runs as a CMake script
 # (cmake -DMODE=smpi|resume -P guidelines.cmake) for the end-to-end tests.
 
@@ -133,15 +133,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 # ---- build rules -------------------------------------------------------------------------
-find_package(GSL REQUIRED)
-target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
-target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(collsim-cli GSL::gsl)
-
-add_executable(test_guidelines ${CMAKE_SOURCE_DIR}/tests/test_guidelines.c
-                               ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
-target_include_directories(test_guidelines PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_guidelines collsim_core GSL::gsl m)
+add_executable(test_guidelines ${CMAKE_SOURCE_DIR}/tests/test_guidelines.c)
+target_link_libraries(test_guidelines collsim_analysis m)
 
 add_test(NAME guidelines_arith COMMAND test_guidelines)
 add_test(NAME guidelines_smpi

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../store/results.h"
 #include "driver.h"
 
 #ifdef SMPI_H
@@ -216,7 +217,7 @@ static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char 
 }
 
 static void row(FILE *f, const char *kind, const char *pair, int k, long m, int rep, double t) {
-  if (f) fprintf(f, "%s,%s,%d,%ld,%d,%.10g\n", kind, pair, k, m, rep, t);
+  if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t);
 }
 
 /* Ping-pong of rank 0 with rank q; every rank calls this. */
@@ -418,15 +419,14 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
 #else
     const char *backend = "mpi";
 #endif
-    fprintf(
-        f,
-        "# collsim calibrate backend=%s np=%d nodes=%d quick=%d max_bytes=%ld reps=%d warmup=%d\n",
-        backend, L.size, L.nnodes, o.quick, o.max_bytes, o.reps, warmup(&o));
-    fprintf(f, "# library: %s\n", lib);
+    cs_calib_meta meta = {"", L.size, L.nnodes, o.quick, o.reps, warmup(&o), o.max_bytes};
+    snprintf(meta.backend, sizeof meta.backend, "%s", backend);
+    cs_csv_calib_comment(f, &meta);
+    cs_csv_calib_library(f, lib);
     for (int d = 0; d < L.nnodes; d++)
-      fprintf(f, "# node %d ranks=%d first=%d host=%s\n", d, node_ranks(&L, d), L.members[L.off[d]],
-              L.names + (size_t)L.members[L.off[d]] * MPI_MAX_PROCESSOR_NAME);
-    fprintf(f, "kind,pair,k,bytes,rep,time_s\n");
+      cs_csv_calib_node(f, d, node_ranks(&L, d), L.members[L.off[d]],
+                        L.names + (size_t)L.members[L.off[d]] * MPI_MAX_PROCESSOR_NAME);
+    cs_csv_write_header(f, CS_CSV_CALIB);
     fflush(f);
   }
   MPI_Barrier(comm);

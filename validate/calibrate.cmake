@@ -1,5 +1,5 @@
-# collsim calibrate: the fits (validate/calibfit.c, GSL) in the front door, their unit
-# test, and two end-to-end tests. Included from CMakeLists.txt; the same file also runs
+# collsim calibrate: the unit test of the fits (validate/calibfit.c, GSL; built into
+# collsim_analysis with validate/calibration.c) and two end-to-end tests. Included from CMakeLists.txt; the same file also runs
 # as a CMake script (cmake -DMODE=... -P calibrate.cmake) for the end-to-end tests.
 
 if(CMAKE_SCRIPT_MODE_FILE)
@@ -91,14 +91,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 # ---- build rules -----------------------------------------------------------------------
-find_package(GSL REQUIRED)
-target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
-target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(collsim-cli GSL::gsl)
-
-add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
-target_include_directories(test_calibfit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_calibfit GSL::gsl m)
+add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c)
+target_link_libraries(test_calibfit collsim_analysis m)
 if(COLLSIM_SANITIZE)
   target_compile_options(test_calibfit PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
   target_link_options(test_calibfit PRIVATE -fsanitize=address,undefined)
