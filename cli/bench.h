@@ -4,6 +4,7 @@
 #define COLLSIM_CLI_BENCH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "registry.h"
@@ -41,6 +42,29 @@ long cs_effective_bytes(cs_coll coll, int p, long m, int size);
  * earlier size of q moves the same (then it is run and reported once). */
 long cs_req_bytes(const cs_bench_req *q, int i);
 int cs_req_dup(const cs_bench_req *q, int i);
+
+/* ./collsim table1: Table I for np processes (formula, model, simulation on
+ * an abg platform with alpha, beta, gamma), its CSV at csv (NULL: a
+ * temporary file) and the Markdown table printed to out. */
+typedef struct {
+  int np;
+  const char *bytes, *csv;
+  double alpha, beta, gamma;
+  int nosim;
+} cs_table1_req;
+void cs_table1_defaults(cs_table1_req *t);
+int cs_table1_run(const cs_table1_req *t, FILE *out);
+
+/* ./collsim guidelines: both sides of every guideline timed (resumable bench
+ * CSVs in out, a directory), guidelines.csv and violations.md written there,
+ * the violations printed to out (the FILE). */
+typedef struct {
+  const char *platform, *hostfile, *bytes, *lib, *ours, *out, *backend;
+  int np, reps, redo, quiet;
+  double tol, alpha;
+} cs_gl_opts;
+void cs_gl_opts_defaults(cs_gl_opts *o);
+int cs_guidelines_run(const cs_gl_opts *o, FILE *out);
 
 int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
 int cs_model_from_platform(const char *xml, cs_model *mo, char *err, size_t errlen);

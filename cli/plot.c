@@ -477,6 +477,7 @@ static struct {
   int want[NPIC], explicit_kind;
   int png, svg;
   int errorbars; /* 0 minmax, 1 ci, 2 none */
+  FILE *printed; /* where the path of every picture written goes */
 } opt;
 
 static void plot_usage(FILE *f) {
@@ -1262,10 +1263,10 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
       unlink(part[k]);
       rc = -1;
     } else {
-      printf("%s\n", final[k]);
+      fprintf(opt.printed, "%s\n", final[k]);
     }
   }
-  fflush(stdout);
+  fflush(opt.printed);
   return rc;
 }
 
@@ -1304,11 +1305,27 @@ static void free_all(void) {
   free(files);
   for (int i = 0; i < npics; i++) free(pics[i].assign);
   free(pics);
+  recs = NULL, files = NULL, pics = NULL;
+  nrecs = caprecs = 0, nfiles = npics = nerrors = 0;
+}
+
+static int plot_run(const char *const *csv, int ncsv);
+
+int cs_plot_files(const char *const *csv, int ncsv, const char *outdir, int png, int svg,
+                  FILE *out) {
+  memset(&opt, 0, sizeof opt);
+  opt.out = outdir;
+  opt.png = png, opt.svg = svg;
+  opt.printed = out;
+  for (int k = 0; k < NPIC; k++) opt.want[k] = 2;
+  return plot_run(csv, ncsv);
 }
 
 int cmd_plot(int argc, char **argv) {
   const char *csv[1024];
   int ncsv = 0;
+  memset(&opt, 0, sizeof opt);
+  opt.printed = stdout;
   opt.out = "results/plots";
   opt.png = opt.svg = 1;
   static const char *const fmt_names[2] = {"png", "svg"};
@@ -1392,7 +1409,11 @@ int cmd_plot(int argc, char **argv) {
   }
   if (!opt.explicit_kind)
     for (int k = 0; k < NPIC; k++) opt.want[k] = 2;
+  return plot_run(csv, ncsv);
+}
 
+/* Reads, checks, plans and draws (opt is set). */
+static int plot_run(const char *const *csv, int ncsv) {
   /* 1. Read and check everything. */
   for (int i = 0; i < ncsv; i++) read_csv(csv[i]);
   for (long i = 0; i < nrecs; i++) check_row(&recs[i]);

@@ -75,11 +75,7 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
   }
   snprintf(xml, len, "%s/abg-%d.xml", dir, np);
   snprintf(hosts, len, "%s/abg-%d.hostfile", dir, np);
-  FILE *f = fopen(xml, "w"), *h = fopen(hosts, "w");
-  int rc = f && h ? cs_platform_write(f, h, &pl) : -1;
-  if (f) fclose(f);
-  if (h) fclose(h);
-  return rc;
+  return cs_write_platform_files(&pl, xml, hosts);
 }
 
 /* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
@@ -204,9 +200,11 @@ static void table1_usage(FILE *f) {
 }
 
 int cmd_table1(int argc, char **argv) {
-  pred_opts po = {NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  cs_table1_req t;
+  cs_table1_defaults(&t);
+  pred_opts po = {NULL, t.alpha, t.beta, t.gamma, 0};
   int np = 0;
-  const char *bytes = "1K,64K,1M", *csv = NULL;
+  const char *bytes = t.bytes, *csv = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -235,10 +233,23 @@ int cmd_table1(int argc, char **argv) {
     fprintf(stderr, "collsim table1: --np P (>= 1) is required\n");
     return 2;
   }
+  cs_table1_req r = {np, bytes, csv, po.alpha, po.beta, po.gamma, po.nosim};
+  return cs_table1_run(&r, stdout);
+}
+
+void cs_table1_defaults(cs_table1_req *t) {
+  cs_table1_req d = {0, "1K,64K,1M", NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  *t = d;
+}
+
+int cs_table1_run(const cs_table1_req *t, FILE *out) {
+  pred_opts po = {NULL, t->alpha, t->beta, t->gamma, t->nosim};
+  int np = t->np;
+  const char *csv = t->csv;
   cs_bench_req q;
   cs_bench_defaults(&q);
   q.np = np;
-  q.nbytes = cs_parse_sizes(bytes, q.bytes, CS_MAX_SIZES);
+  q.nbytes = cs_parse_sizes(t->bytes, q.bytes, CS_MAX_SIZES);
   if (q.nbytes < 0) return 2;
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
@@ -290,11 +301,15 @@ int cmd_table1(int argc, char **argv) {
   fclose(all);
   if (rc == 0) {
     /* The table, read back from the CSV. */
-    printf("Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
-           np, po.alpha, po.beta, po.gamma);
-    printf("(times in microseconds; model = collsim's exact model of its implementation)\n\n");
-    printf("| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
-    printf("|---|---|---:|---:|---:|---:|---:|\n");
+    fprintf(out,
+            "Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
+            np, po.alpha, po.beta, po.gamma);
+    fprintf(out,
+            "(times in microseconds; model = collsim's exact model of its implementation)\n\n");
+    fprintf(
+        out,
+        "| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---:|---:|\n");
     cs_csv_reader in;
     cs_csv_open(&in, csv ? csv : rows);
     int ic = -1, ia = -1, ib = -1, it = -1, im = -1, is = -1, k;
@@ -317,7 +332,7 @@ int cmd_table1(int argc, char **argv) {
       if (*ms) snprintf(b, sizeof b, "%.3f", atof(ms) * 1e6);
       if (*ss) snprintf(c, sizeof c, "%.3f", atof(ss) * 1e6);
       if (*ss && *t1 && atof(t1) > 0) snprintf(d, sizeof d, "%.3f", atof(ss) / atof(t1));
-      printf("| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
+      fprintf(out, "| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
     }
     cs_csv_close(&in);
     if (csv) fprintf(stderr, "collsim table1: CSV in %s\n", csv);
