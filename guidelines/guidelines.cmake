@@ -5,19 +5,8 @@
 
 if(CMAKE_SCRIPT_MODE_FILE)
   # Variables: MODE (smpi | resume), CLI (collsim-cli), DIR (scratch, removed).
-  file(REMOVE_RECURSE "${DIR}")
-  file(MAKE_DIRECTORY "${DIR}")
-  function(fail msg)
-    message(FATAL_ERROR "${MODE}: ${msg}")
-  endfunction()
-  function(run)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("$ ${ARGN}\n${out}${err}")
-    if(NOT rc EQUAL 0)
-      fail("exit status ${rc} from: ${ARGN}")
-    endif()
-    set(OUT "${out}" PARENT_SCOPE)
-  endfunction()
+  set(TEST_NAME "${MODE}")
+  include(${CMAKE_CURRENT_LIST_DIR}/../tests/script.cmake)
 
   if(MODE STREQUAL "smpi")
     # abg, p = 8: the files exist, every row is complete, and our side (circulant)

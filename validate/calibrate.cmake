@@ -5,20 +5,8 @@
 if(CMAKE_SCRIPT_MODE_FILE)
   # ---- script mode: the end-to-end tests ---------------------------------------------
   # Variables: MODE (quick | smpi), CLI (collsim-cli), SMPI_DRIVER (collsim-smpi), DIR.
-  file(REMOVE_RECURSE "${DIR}")
-  file(MAKE_DIRECTORY "${DIR}")
-  function(fail msg)
-    message(FATAL_ERROR "calibrate_${MODE}: ${msg}")
-  endfunction()
-  # Runs a command; fails the test if it exits non-zero. Output in OUT.
-  function(run)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("$ ${ARGN}\n${out}${err}")
-    if(NOT rc EQUAL 0)
-      fail("exit status ${rc} from: ${ARGN}")
-    endif()
-    set(OUT "${out}" PARENT_SCOPE)
-  endfunction()
+  set(TEST_NAME "calibrate_${MODE}")
+  include(${CMAKE_CURRENT_LIST_DIR}/../tests/script.cmake)
   # Compares a figure printed by calibrate ("NAME VALUE") with the expected one.
   function(expect_near text name want tol)
     if(NOT text MATCHES " ${name} ([0-9.eE+-]+)")
