@@ -316,9 +316,12 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
     while ((k = cs_csv_next(&in)) != 0) {
       if (k != 1) continue;
       if (ic < 0) {
-        ic = cs_csv_col(&in, "coll"), ia = cs_csv_col(&in, "algo"), ib = cs_csv_col(&in, "bytes");
-        it = cs_csv_col(&in, "table1_s"), im = cs_csv_col(&in, "model_s");
-        is = cs_csv_col(&in, "sim_s");
+        ic = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_COLL));
+        ia = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_ALGO));
+        ib = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_BYTES));
+        it = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_TABLE1));
+        im = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_MODEL));
+        is = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_SIM));
       }
       const char *coll = cs_csv_get(&in, ic), *algo = cs_csv_get(&in, ia),
                  *t1 = cs_csv_get(&in, it), *ms = cs_csv_get(&in, im), *ss = cs_csv_get(&in, is);

@@ -117,8 +117,10 @@ int cmd_validate(int argc, char **argv) {
       if (cs_req_dup(&q, i)) continue;
       double model = -1, sim = cs_bench_lookup(simcsv, algo, b);
       double meas = cs_bench_lookup(meascsv, algo, b);
-      double lo = cs_bench_lookup_col(meascsv, algo, b, "ci_lo_s");
-      double hi = cs_bench_lookup_col(meascsv, algo, b, "ci_hi_s");
+      double lo =
+          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CILO));
+      double hi =
+          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CIHI));
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
       if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
         model = -1;

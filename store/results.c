@@ -53,6 +53,8 @@ static const cs_csv_schema schemas[CS_CSV_NKIND] = {
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind) { return &schemas[kind]; }
 
+const char *cs_csv_colname(cs_csv_kind kind, int col) { return schemas[kind].cols[col].name; }
+
 const char *cs_csv_header(cs_csv_kind kind, char *buf, size_t len) {
   const cs_csv_schema *s = &schemas[kind];
   size_t n = 0;
@@ -298,7 +300,7 @@ void cs_csv_close(cs_csv_reader *r) {
 /* ---- reading: bench files -------------------------------------------------------- */
 
 double cs_bench_lookup(const char *path, const char *algo, long bytes) {
-  return cs_bench_lookup_col(path, algo, bytes, "median_s");
+  return cs_bench_lookup_col(path, algo, bytes, bench_cols[CS_BENCH_MEDIAN].name);
 }
 
 double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col) {
@@ -309,8 +311,8 @@ double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const
   while ((k = cs_csv_next(&r)) != 0) {
     if (k != 1) continue;
     if (ialgo < 0) {
-      ialgo = cs_csv_col(&r, "algo");
-      ibytes = cs_csv_col(&r, "bytes");
+      ialgo = cs_csv_col(&r, bench_cols[CS_BENCH_ALGO].name);
+      ibytes = cs_csv_col(&r, bench_cols[CS_BENCH_BYTES].name);
       icol = cs_csv_col(&r, col);
     }
     const char *a = cs_csv_get(&r, ialgo), *b = cs_csv_get(&r, ibytes), *m = cs_csv_get(&r, icol);
@@ -343,8 +345,8 @@ int cs_bench_scan_rows(const char *path, const char *first_line,
     line[n - 1] = '\0';
     int nf = cs_csv_split(line, fld, CS_CSV_MAXCOLS);
     if (ialgo < 0) { /* the column header */
-      ialgo = cs_csv_find_col(fld, nf, "algo");
-      ibytes = cs_csv_find_col(fld, nf, "bytes");
+      ialgo = cs_csv_find_col(fld, nf, bench_cols[CS_BENCH_ALGO].name);
+      ibytes = cs_csv_find_col(fld, nf, bench_cols[CS_BENCH_BYTES].name);
       continue;
     }
     if (ialgo < nf && ibytes >= 0 && ibytes < nf) {

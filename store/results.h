@@ -119,6 +119,8 @@ enum {
 };
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind);
+/* The name of column col (e.g. CS_BENCH_MEDIAN) of kind. */
+const char *cs_csv_colname(cs_csv_kind kind, int col);
 
 /* The header line of a kind, "coll,algo,..." (the column names joined by
  * commas, no newline) into buf; returns buf. */
