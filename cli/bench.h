@@ -1,5 +1,6 @@
 /* Timing runs and the models beside them: ./collsim bench, predict,
- * table1 (cli/bench.c, cli/predict.c), shared with guidelines and demo. */
+ * table1 (cli/bench.c, cli/predict.c), shared with guidelines and demo; and
+ * the entry points of table1 and guidelines that demo calls. */
 #ifndef COLLSIM_CLI_BENCH_H
 #define COLLSIM_CLI_BENCH_H
 
