@@ -328,7 +328,8 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
         sink ^= dst[m - 1];
         if (kind == 0)
           for (long e = 0; e < m / 8; e += 4096) inout[e] = 1.0; /* keep values small */
-        if (r >= 0) row(f, kind == 0 ? "reduce" : "memcpy", "0", 1, m, r, t);
+        if (r >= 0)
+          row(f, cs_csv_calib_kind(kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY), "0", 1, m, r, t);
       }
       if (f) fflush(f);
     }
@@ -433,8 +434,11 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
 
   /* Ping-pong: intra-node, then inter-node. */
   if (node_ranks(&L, 0) >= 2)
-    measure_pingpong(comm, &L, &o, L.members[1], "pp_intra", f, sbuf, rbuf);
-  if (L.nnodes >= 2) measure_pingpong(comm, &L, &o, L.members[L.off[1]], "pp_inter", f, sbuf, rbuf);
+    measure_pingpong(comm, &L, &o, L.members[1], cs_csv_calib_kind(CS_CALIB_PP_INTRA), f, sbuf,
+                     rbuf);
+  if (L.nnodes >= 2)
+    measure_pingpong(comm, &L, &o, L.members[L.off[1]], cs_csv_calib_kind(CS_CALIB_PP_INTER), f,
+                     sbuf, rbuf);
 
   /* Concurrent flows. */
   int *snd = malloc(sizeof(int) * (size_t)L.size), *rcv = malloc(sizeof(int) * (size_t)L.size);
@@ -443,11 +447,11 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   if (L.nnodes >= 2) {
     kmax = node_ranks(&L, 0) < node_ranks(&L, 1) ? node_ranks(&L, 0) : node_ranks(&L, 1);
     for (int j = 0; j < kmax; j++) snd[j] = L.members[j], rcv[j] = L.members[L.off[1] + j];
-    fkind = "flow_inter";
+    fkind = cs_csv_calib_kind(CS_CALIB_FLOW_INTER);
   } else {
     kmax = node_ranks(&L, 0) / 2;
     for (int j = 0; j < kmax; j++) snd[j] = L.members[j], rcv[j] = L.members[kmax + j];
-    fkind = "flow_intra";
+    fkind = cs_csv_calib_kind(CS_CALIB_FLOW_INTRA);
   }
   if (kmax >= 1) measure_flows(comm, &L, &o, snd, rcv, kmax, fkind, f, sbuf, rbuf);
   free(snd);

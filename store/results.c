@@ -109,6 +109,17 @@ void cs_csv_calib_node(FILE *f, int node, int ranks, int first, const char *host
   fprintf(f, "# node %d ranks=%d first=%d host=%s\n", node, ranks, first, host);
 }
 
+static const char *const calib_kinds[CS_CALIB_NSERIES] = {"pp_intra",   "pp_inter", "flow_inter",
+                                                          "flow_intra", "reduce",   "memcpy"};
+
+const char *cs_csv_calib_kind(int kind) { return calib_kinds[kind]; }
+
+int cs_csv_calib_kind_of(const char *name) {
+  for (int i = 0; i < CS_CALIB_NSERIES; i++)
+    if (!strcmp(name, calib_kinds[i])) return i;
+  return -1;
+}
+
 int cs_csv_calib_parse(const char *line, cs_calib_meta *m, char *library, size_t liblen, int *node,
                        int *ranks, char *host, size_t hostlen) {
   char h[256];

@@ -155,6 +155,19 @@ typedef struct {
   long max_bytes;
 } cs_calib_meta;
 void cs_csv_calib_comment(FILE *f, const cs_calib_meta *m);
+/* The values of a calibration file's kind column (docs/calibrate.md). */
+enum {
+  CS_CALIB_PP_INTRA,
+  CS_CALIB_PP_INTER,
+  CS_CALIB_FLOW_INTER,
+  CS_CALIB_FLOW_INTRA,
+  CS_CALIB_REDUCE,
+  CS_CALIB_MEMCPY,
+  CS_CALIB_NSERIES
+};
+/* The name of a kind ("pp_intra", ...), and the kind of a name (-1: none). */
+const char *cs_csv_calib_kind(int kind);
+int cs_csv_calib_kind_of(const char *name);
 void cs_csv_calib_library(FILE *f, const char *library);
 void cs_csv_calib_node(FILE *f, int node, int ranks, int first, const char *host);
 

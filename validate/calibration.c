@@ -13,10 +13,6 @@
 
 /* ---- raw samples ---------------------------------------------------------- */
 
-/* The kinds of the samples file, in the order of cs_calib_kind. */
-static const char *series_names[CS_CALIB_NSERIES] = {"pp_intra",   "pp_inter", "flow_inter",
-                                                     "flow_intra", "reduce",   "memcpy"};
-
 void cs_calib_samples_free(cs_calib_samples *S) {
   for (int i = 0; i < CS_CALIB_NSERIES; i++) {
     free(S->s[i].k);
@@ -107,9 +103,7 @@ int cs_calib_read_samples(const char *path, cs_calib_samples *S) {
                *xs = cs_csv_get(&in, col[CS_CALIB_BYTES]),
                *ys = cs_csv_get(&in, col[CS_CALIB_TIME]);
     if (!kind_s || !pair || !ks || !xs || !ys || !cs_csv_get(&in, col[CS_CALIB_REP])) continue;
-    int kind = -1;
-    for (int i = 0; i < CS_CALIB_NSERIES; i++)
-      if (!strcmp(kind_s, series_names[i])) kind = i;
+    int kind = cs_csv_calib_kind_of(kind_s);
     if (kind < 0) continue; /* a kind of a later version */
     cs_calib_series *s = &S->s[kind];
     if (!s->n) snprintf(s->pair, sizeof s->pair, "%s", pair);

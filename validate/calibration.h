@@ -9,17 +9,7 @@
 
 #include "calibfit.h"
 #include "platgen.h"
-
-/* The kinds of samples (docs/calibrate.md). */
-enum {
-  CS_CALIB_PP_INTRA,
-  CS_CALIB_PP_INTER,
-  CS_CALIB_FLOW_INTER,
-  CS_CALIB_FLOW_INTRA,
-  CS_CALIB_REDUCE,
-  CS_CALIB_MEMCPY,
-  CS_CALIB_NSERIES
-};
+#include "results.h"
 
 typedef struct {
   int n, cap;
