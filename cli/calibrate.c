@@ -128,12 +128,10 @@ int cmd_calibrate(int argc, char **argv) {
     continue;                                                         \
   }
     OPT("--np", np_s)
-    OPT("--hostfile", hostfile)
-    OPT("--backend", backend)
-    OPT("--platform", platform)
-    OPT("--out", out) OPT("--samples", samples_path)
+    OPT("--hostfile", hostfile) OPT("--backend", backend) OPT("--platform", platform)
+        OPT("--out", out) OPT("--samples", samples_path)
 #undef OPT
-        if (!strcmp(a, "--quick")) quick = 1;
+            if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;
     else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
