@@ -1,7 +1,8 @@
 /* Performance guidelines of MPI collectives (Hunold, Carpen-Amarie, Traff):
  * the table of guidelines and the pure arithmetic that decides them (sums
- * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test). Used by
- * cli/guidelines.c, tested by tests/test_guidelines.c. */
+ * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test; in
+ * guidelines.c, tested by tests/test_guidelines.c), and the plan and
+ * evaluation of `collsim guidelines` (evaluate.c). Used by cli/guidelines.c. */
 #ifndef COLLSIM_GUIDELINES_H
 #define COLLSIM_GUIDELINES_H
 
@@ -60,7 +61,7 @@ double cs_gl_ranksum_greater(const double *x, int nx, const double *y, int ny, d
 int cs_gl_decide_samples(const double *lhs, int nl, const double *rhs, int nr, double tol,
                          int approx, double alpha, double *ratio, double *pval);
 
-/* ---- the plan and the evaluation of `collsim guidelines` ------------------------- */
+/* ---- the plan and the evaluation of `collsim guidelines` (evaluate.c) ------------- */
 
 #define CS_GL_MAXALGOS 8
 
