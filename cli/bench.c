@@ -70,63 +70,9 @@ static int count_lines(const char *path) {
   return n;
 }
 
-/* ---- CSV result files ---------------------------------------------------- */
-
 /* Bytes a case really moves, for datatype size `size` (algos/sizes.h). */
 long cs_effective_bytes(cs_coll coll, int p, long m, int size) {
   return cs_size_bytes(coll, p, m, size);
-}
-
-/* Reads the complete rows of a bench CSV; drops a last line without newline
- * (a row being written when the run was killed). Calls fn for each row
- * with the value of the columns algo and bytes. Returns the number of rows,
- * or -1 if the file's first line differs from header (another
- * configuration). */
-static int scan_rows(const char *path, const char *header,
-                     void (*fn)(const char *algo, long bytes, void *), void *ctx) {
-  FILE *f = fopen(path, "r+");
-  if (!f) return 0;
-  char line[4096];
-  long good = 0;
-  int rows = 0, first = 1, ialgo = -1, ibytes = -1, mismatch = 0;
-  while (fgets(line, sizeof line, f)) {
-    size_t n = strlen(line);
-    if (n == 0 || line[n - 1] != '\n') break; /* incomplete last line */
-    if (first) {
-      first = 0;
-      if (strcmp(line, header) != 0) {
-        mismatch = 1;
-        break;
-      }
-    }
-    good = ftell(f);
-    if (line[0] == '#') continue;
-    line[n - 1] = '\0';
-    char *save = NULL, *tok = strtok_r(line, ",", &save);
-    if (ialgo < 0) { /* the column header */
-      for (int i = 0; tok; i++, tok = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(tok, "algo")) ialgo = i;
-        if (!strcmp(tok, "bytes")) ibytes = i;
-      }
-      continue;
-    }
-    const char *algo = NULL;
-    long bytes = -1;
-    for (int i = 0; tok; i++, tok = strtok_r(NULL, ",", &save)) {
-      if (i == ialgo) algo = tok;
-      if (i == ibytes) bytes = atol(tok);
-    }
-    if (algo && bytes >= 0) {
-      fn(algo, bytes, ctx);
-      rows++;
-    }
-  }
-  if (!mismatch && !first) {
-    fflush(f);
-    if (ftruncate(fileno(f), good) != 0) perror("collsim: truncate");
-  }
-  fclose(f);
-  return mismatch ? -1 : rows;
 }
 
 typedef struct {
@@ -170,18 +116,21 @@ int cs_req_dup(const cs_bench_req *q, int i) {
   return 0;
 }
 
-/* The header lines of a bench CSV (what the run depends on). */
+/* The first line of a bench CSV (what the run depends on). */
 static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
-  snprintf(buf, len,
-           "# collsim bench backend=%s platform=%s np=%d coll=%s type=%s root=%d in_place=%d "
-           "reps=%d warmup=%d%s%s%s%s\n",
-           q->backend, q->smpi ? q->xml : (q->hostfile ? q->hostfile : "localhost"), q->np,
-           cs_colls[q->coll].name, q->type, q->root, q->inplace, q->reps, q->warmup,
-           q->cfg ? " cfg=" : "", q->cfg ? q->cfg : "", bench_single(q) ? " layout=" : "",
-           bench_single(q) ? q->layout : "");
+  cs_bench_meta m = {q->backend,
+                     q->smpi ? q->xml : (q->hostfile ? q->hostfile : "localhost"),
+                     cs_colls[q->coll].name,
+                     q->type,
+                     q->cfg,
+                     bench_single(q) ? q->layout : NULL,
+                     q->np,
+                     q->root,
+                     q->inplace,
+                     q->reps,
+                     q->warmup};
+  cs_csv_bench_comment(buf, len, &m);
 }
-
-static const char *COLUMNS = "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s\n";
 
 int cs_bench_run(cs_bench_req *q) {
   int size = type_size(q->type);
@@ -238,7 +187,7 @@ int cs_bench_run(cs_bench_req *q) {
   int fresh = stat(outpath, &st) != 0 || st.st_size == 0;
   if (!fresh) {
     done_ctx probe = {"", NULL, 0};
-    if (scan_rows(outpath, header, collect, &probe) < 0) {
+    if (cs_bench_scan_rows(outpath, header, collect, &probe) < 0) {
       fprintf(stderr,
               "collsim bench: %s holds results of another configuration (its first line "
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
@@ -252,8 +201,8 @@ int cs_bench_run(cs_bench_req *q) {
       return 1;
     }
     fputs(header, f);
-    if (q->smpi) fprintf(f, "# smpi-cfg: %s\n", cs_platform_smpirun_flags());
-    fputs(COLUMNS, f);
+    if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags());
+    cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }
   /* One job per algorithm, with the sizes it still lacks. */
@@ -265,7 +214,7 @@ int cs_bench_run(cs_bench_req *q) {
   long done[CS_MAX_SIZES];
   for (int a = 0; a < q->nalgos; a++) {
     done_ctx d = {q->algos[a], done, 0};
-    scan_rows(outpath, header, collect, &d);
+    cs_bench_scan_rows(outpath, header, collect, &d);
     char sizes[CS_MAX_SIZES * 12] = "";
     size_t sl = 0;
     int todo = 0;
@@ -383,44 +332,6 @@ int cs_bench_run(cs_bench_req *q) {
     fprintf(stderr, "collsim bench: results in %s\n", outpath);
   }
   return rc;
-}
-
-double cs_bench_lookup(const char *path, const char *algo, long bytes) {
-  return cs_bench_lookup_col(path, algo, bytes, "median_s");
-}
-
-/* Reads column col of (algo, effective bytes) from a bench CSV; -1 if absent. */
-double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col) {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  char line[4096];
-  int ialgo = -1, ibytes = -1, imed = -1;
-  double v = -1;
-  while (fgets(line, sizeof line, f)) {
-    size_t n = strlen(line);
-    if (!n || line[n - 1] != '\n' || line[0] == '#') continue;
-    line[n - 1] = '\0';
-    char *save = NULL, *tok = strtok_r(line, ",", &save);
-    if (ialgo < 0) {
-      for (int i = 0; tok; i++, tok = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(tok, "algo")) ialgo = i;
-        if (!strcmp(tok, "bytes")) ibytes = i;
-        if (!strcmp(tok, col)) imed = i;
-      }
-      continue;
-    }
-    const char *a = NULL;
-    long b = -1;
-    double m = -1;
-    for (int i = 0; tok; i++, tok = strtok_r(NULL, ",", &save)) {
-      if (i == ialgo) a = tok;
-      if (i == ibytes) b = atol(tok);
-      if (i == imed) m = atof(tok);
-    }
-    if (a && !strcmp(a, algo) && b == bytes) v = m;
-  }
-  fclose(f);
-  return v;
 }
 
 /* ---- option parsing shared by bench, predict, table1 ---------------------- */

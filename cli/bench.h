@@ -1,13 +1,16 @@
 /* Timing runs and the models beside them: ./collsim bench, predict,
- * table1 (cli/bench.c, cli/predict.c), shared with guidelines and demo. */
+ * table1 (cli/bench.c, cli/predict.c), shared with guidelines and demo; and
+ * the entry points of table1 and guidelines that demo calls. */
 #ifndef COLLSIM_CLI_BENCH_H
 #define COLLSIM_CLI_BENCH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "platmodel.h"
 #include "registry.h"
+#include "results.h"
 
 #define CS_MAX_SIZES 256
 #define CS_MAX_ALGOS 32
@@ -36,14 +39,34 @@ typedef struct {
 void cs_bench_defaults(cs_bench_req *q);
 /* Runs what out lacks (resumable); 0 on success. */
 int cs_bench_run(cs_bench_req *q);
-/* Median time of (algo, effective bytes) in a bench CSV, or -1. */
-double cs_bench_lookup(const char *path, const char *algo, long bytes);
-double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col);
 long cs_effective_bytes(cs_coll coll, int p, long m, int size);
 /* The bytes size i of q really moves (for q's datatype), and whether an
  * earlier size of q moves the same (then it is run and reported once). */
 long cs_req_bytes(const cs_bench_req *q, int i);
 int cs_req_dup(const cs_bench_req *q, int i);
+
+/* ./collsim table1: Table I for np processes (formula, model, simulation on
+ * an abg platform with alpha, beta, gamma), its CSV at csv (NULL: a
+ * temporary file) and the Markdown table printed to out. */
+typedef struct {
+  int np;
+  const char *bytes, *csv;
+  double alpha, beta, gamma;
+  int nosim;
+} cs_table1_req;
+void cs_table1_defaults(cs_table1_req *t);
+int cs_table1_run(const cs_table1_req *t, FILE *out);
+
+/* ./collsim guidelines: both sides of every guideline timed (resumable bench
+ * CSVs in out, a directory), guidelines.csv and violations.md written there,
+ * the violations printed to out (the FILE). */
+typedef struct {
+  const char *platform, *hostfile, *bytes, *lib, *ours, *out, *backend;
+  int np, reps, redo, quiet;
+  double tol, alpha;
+} cs_gl_opts;
+void cs_gl_opts_defaults(cs_gl_opts *o);
+int cs_guidelines_run(const cs_gl_opts *o, FILE *out);
 
 int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
 int cs_check_algos(cs_coll coll, const char **algos, int n);

@@ -3,6 +3,7 @@
 #define COLLSIM_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define CS_MAX_ARGS 256
@@ -55,6 +56,14 @@ int cs_mkdir_p(const char *path);
 /* Writes a contention-free platform with at least np hosts and its
  * hostfile (one rank per host) into dir; returns 0 on success. */
 int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len);
+
+/* Writes platform pl into the files xml and hostfile; 0 on success. */
+struct cs_platform;
+int cs_write_platform_files(const struct cs_platform *pl, const char *xml, const char *hostfile);
+
+/* collsim plot on the files csv[0..n) with every picture they fit, into
+ * outdir (png and/or svg); the path of each picture written goes to out. */
+int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, int svg, FILE *out);
 
 /* Subcommands. */
 int cmd_list(int argc, char **argv);

@@ -3,8 +3,7 @@
  * p = 33, the performance guidelines on both, the plots, and a report
  * linking them (results/demo/report.md). Resumes what a previous run
  * finished unless --redo. */
-#include <errno.h>
-#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,20 +72,16 @@ static int exists(const char *path) {
   return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-/* Runs a subcommand in this process, its stdout into the log. */
-static int sub(int (*fn)(int, char **), FILE *log, int argc, char **argv) {
-  fprintf(log, "$ collsim");
-  for (int i = 0; i < argc; i++) fprintf(log, " %s", argv[i]);
+/* Writes the command line a step stands for into the log, as "$ collsim ...". */
+static void log_cmd(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_cmd(FILE *log, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(log, "$ collsim ");
+  vfprintf(log, fmt, ap);
   fprintf(log, "\n");
+  va_end(ap);
   fflush(log);
-  fflush(stdout);
-  int saved = dup(1);
-  dup2(fileno(log), 1);
-  int rc = fn(argc, argv);
-  fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  return rc;
 }
 
 typedef struct {
@@ -134,8 +129,12 @@ int cmd_demo(int argc, char **argv) {
   snprintf(t1, sizeof t1, "%s/table1.csv", dir);
   if (redo || !exists(t1)) {
     fprintf(stderr, "[demo %5.1fs] 1/5 table1 --np 33 -> %s\n", elapsed(), t1);
-    char *a[] = {"table1", "--np", "33", "--csv", t1, NULL};
-    rc = sub(cmd_table1, log, 5, a);
+    cs_table1_req t;
+    cs_table1_defaults(&t);
+    t.np = 33;
+    t.csv = t1;
+    log_cmd(log, "table1 --np %d --csv %s", t.np, t1);
+    rc = cs_table1_run(&t, log);
     if (rc) {
       unlink(t1);
       goto done;
@@ -151,10 +150,21 @@ int cmd_demo(int argc, char **argv) {
     snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
     snprintf(p->hosts, sizeof p->hosts, "%s/%s.hostfile", dir, p->name);
     if (!exists(p->xml) || !exists(p->hosts)) {
-      char *hy[] = {"platform", "hydra", "--nodes",    "8",      "--ppn", "4",
-                    "--out",    p->xml,  "--hostfile", p->hosts, NULL};
-      char *ab[] = {"platform", "abg", "--np", "33", "--out", p->xml, "--hostfile", p->hosts, NULL};
-      rc = k == 0 ? sub(cs_platform_main, log, 10, hy) : sub(cs_platform_main, log, 8, ab);
+      cs_platform pl;
+      char err[512];
+      rc = cs_platform_init(p->kind, &pl, err, sizeof err);
+      if (k == 0) {
+        pl.nodes = 8;
+        pl.ppn = 4;
+        log_cmd(log, "platform %s --nodes %d --ppn %d --out %s --hostfile %s", p->kind, pl.nodes,
+                pl.ppn, p->xml, p->hosts);
+      } else {
+        pl.np = p->np;
+        log_cmd(log, "platform %s --np %d --out %s --hostfile %s", p->kind, pl.np, p->xml,
+                p->hosts);
+      }
+      if (!rc) rc = cs_platform_check(&pl, err, sizeof err);
+      if (!rc) rc = cs_write_platform_files(&pl, p->xml, p->hosts);
       if (rc) {
         fprintf(stderr, "collsim demo: could not write %s\n", p->xml);
         goto done;
@@ -196,28 +206,25 @@ int cmd_demo(int argc, char **argv) {
   char gdir[2][4300];
   for (int k = 0; k < 2; k++) {
     demo_plat *p = &plats[k];
-    char bytes[128], np[16];
+    char bytes[128];
     if (quick)
       snprintf(bytes, sizeof bytes, "%d,%d", p->np * 32, p->np * 2048);
     else
       snprintf(bytes, sizeof bytes, "%d,%d,%d", p->np * 32, p->np * 2048, p->np * 32768);
-    snprintf(np, sizeof np, "%d", p->np);
     snprintf(gdir[k], sizeof gdir[k], "%s/guidelines-%s", dir, p->name);
     fprintf(stderr, "[demo %5.1fs] 3/5 guidelines on %s, m = %s -> %s\n", elapsed(), p->name, bytes,
             gdir[k]);
-    char *a[] = {"guidelines",
-                 "--platform",
-                 p->xml,
-                 "--np",
-                 np,
-                 "--bytes",
-                 bytes,
-                 "--out",
-                 gdir[k],
-                 "--quiet",
-                 redo ? "--redo" : NULL,
-                 NULL};
-    rc = sub(cmd_guidelines, log, redo ? 11 : 10, a);
+    cs_gl_opts g;
+    cs_gl_opts_defaults(&g);
+    g.platform = p->xml;
+    g.np = p->np;
+    g.bytes = bytes;
+    g.out = gdir[k];
+    g.quiet = 1;
+    g.redo = redo;
+    log_cmd(log, "guidelines --platform %s --np %d --bytes %s --out %s --quiet%s", g.platform, g.np,
+            g.bytes, g.out, redo ? " --redo" : "");
+    rc = cs_guidelines_run(&g, log);
     if (rc) goto done;
   }
 
@@ -226,22 +233,19 @@ int cmd_demo(int argc, char **argv) {
   snprintf(plotdir, sizeof plotdir, "%s/plots", dir);
   fprintf(stderr, "[demo %5.1fs] 4/5 plots -> %s\n", elapsed(), plotdir);
   {
-    char gcsv[2][4400];
-    char *a[20];
+    char gcsv[2][4400], cmdline[8 * 4400] = "";
+    const char *a[16];
     int n = 0;
-    a[n++] = "plot";
     a[n++] = t1;
     for (int i = 0; i < ncsv; i++) a[n++] = csvs[i];
     for (int k = 0; k < 2; k++) {
       snprintf(gcsv[k], sizeof gcsv[k], "%s/guidelines.csv", gdir[k]);
       a[n++] = gcsv[k];
     }
-    a[n++] = "--out";
-    a[n++] = plotdir;
-    a[n++] = "--format";
-    a[n++] = "png";
-    a[n] = NULL;
-    int prc = sub(cmd_plot, log, n, a);
+    for (int i = 0, l = 0; i < n; i++)
+      l += snprintf(cmdline + l, sizeof cmdline - (size_t)l, " %s", a[i]);
+    log_cmd(log, "plot%s --out %s --format png", cmdline, plotdir);
+    int prc = cs_plot_files(a, n, plotdir, 1, 0, log);
     if (prc)
       fprintf(stderr, "collsim demo: plot exited %d (see %s); the report lists no pictures\n", prc,
               logpath);

@@ -1,5 +1,5 @@
 /* ./collsim guidelines: times both sides of the performance guidelines of
- * MPI collectives (validate/guidelines.h) with the library's algorithms and
+ * MPI collectives (guidelines/guidelines.h) with the library's algorithms and
  * with one of our families, and reports the violations. */
 #include <errno.h>
 #include <math.h>
@@ -14,23 +14,6 @@
 #include "guidelines.h"
 #include "platgen.h"
 #include "registry.h"
-
-#define GL_MAXALGOS 8
-
-typedef struct {
-  const char *platform, *hostfile, *bytes, *lib, *ours, *out, *backend;
-  int np, reps, redo, quiet;
-  double tol, alpha;
-} gl_opts;
-
-/* One bench file: a collective (and layout) with the algorithms it needs. */
-typedef struct {
-  cs_coll coll;
-  int single;
-  const char *algos[GL_MAXALGOS];
-  int nalgos;
-  char csv[4300], samples[4300];
-} gl_file;
 
 /* The registry's first family: the default of --ours. */
 static const char *first_family(void) {
@@ -80,80 +63,19 @@ static void usage(FILE *f) {
           "  --hostfile H, --reps R, --alpha A, --redo, --quiet\n");
 }
 
-/* Our algorithms for coll: all of the family's (the fastest is used per
- * size), else those of the first stand-in family that has some, else none
- * (0). The stand-ins are the registry's families after its first one, in
- * registry order, never the library's own: the first family is the paper's
- * own algorithms, which side with nobody but themselves. */
-static int ours_for(cs_coll coll, const char *family, const char **out, int max) {
-  const char *fam[64];
-  int nfam = cs_families(fam, 64);
-  if (nfam > 64) nfam = 64;
-  for (int i = 0; i < nfam; i++) {
-    const char *f = i == 0 ? family : fam[i];
-    int n = 0;
-    for (int k = 0; k < cs_nalgos; k++)
-      if (cs_algos[k].coll == coll && !strcmp(cs_algos[k].family, f) &&
-          !(cs_algos[k].flags & CS_NATIVE) && n < max)
-        out[n++] = cs_algos[k].name;
-    if (n) return n;
-  }
-  return 0;
-}
-
-static gl_file *file_for(gl_file *files, int *nf, cs_coll coll, int single) {
-  for (int i = 0; i < *nf; i++)
-    if (files[i].coll == coll && files[i].single == single) return &files[i];
-  gl_file *f = &files[(*nf)++];
-  memset(f, 0, sizeof *f);
-  f->coll = coll;
-  f->single = single;
-  return f;
-}
-
-static void file_add(gl_file *f, const char *algo) {
-  for (int i = 0; i < f->nalgos; i++)
-    if (!strcmp(f->algos[i], algo)) return;
-  if (f->nalgos < GL_MAXALGOS) f->algos[f->nalgos++] = algo;
-}
-
-/* Rep-level times of (coll, algo, bytes) from a samples CSV: up to max. */
-static int read_samples(const char *path, cs_coll coll, const char *algo, long bytes, double *t,
-                        int max) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  char line[1024], c[128], a[256];
-  int n = 0, pp, rep;
-  long b;
-  double v;
-  while (fgets(line, sizeof line, f)) {
-    if (sscanf(line, "%127[^,],%255[^,],%d,%ld,%d,%lf", c, a, &pp, &b, &rep, &v) != 6) continue;
-    if (strcmp(c, cs_colls[coll].name) || strcmp(a, algo) || b != bytes) continue;
-    if (rep == 0) n = 0; /* a later run of the same case replaces an earlier one */
-    if (n < max) t[n++] = v;
-  }
-  fclose(f);
-  return n;
-}
-
-static void term_name(char *buf, size_t len, const cs_gl_term *t, int n, const char **algo,
-                      int local) {
-  size_t k = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < n && k < len; i++)
-    k += (size_t)snprintf(buf + k, len - k, "%s%s%s:%s", i ? "+" : "", cs_colls[t[i].coll].name,
-                          t[i].single ? "(single)" : "", algo[i]);
-  if (local && k < len) snprintf(buf + k, len - k, "+local_reduce");
+void cs_gl_opts_defaults(cs_gl_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->lib = "default";
+  o->ours = first_family();
+  o->backend = "smpi";
+  o->tol = 0.05;
+  o->alpha = 0.05;
+  o->reps = -1;
 }
 
 int cmd_guidelines(int argc, char **argv) {
-  gl_opts o = {0};
-  o.lib = "default";
-  o.ours = first_family();
-  o.backend = "smpi";
-  o.tol = 0.05;
-  o.alpha = 0.05;
-  o.reps = -1;
+  cs_gl_opts o;
+  cs_gl_opts_defaults(&o);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -211,44 +133,48 @@ int cmd_guidelines(int argc, char **argv) {
     else
       o.alpha = x;
   }
-  int smpi = !strcmp(o.backend, "smpi");
-  if (!smpi && strcmp(o.backend, "mpi")) {
-    fprintf(stderr, "collsim guidelines: --backend %s unknown (valid: smpi, mpi)\n", o.backend);
+  return cs_guidelines_run(&o, stdout);
+}
+
+int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
+  int smpi = !strcmp(o->backend, "smpi");
+  if (!smpi && strcmp(o->backend, "mpi")) {
+    fprintf(stderr, "collsim guidelines: --backend %s unknown (valid: smpi, mpi)\n", o->backend);
     return 2;
   }
-  if (!o.np || !o.bytes || (smpi && !o.platform)) {
+  if (!o->np || !o->bytes || (smpi && !o->platform)) {
     fprintf(stderr, "collsim guidelines: --np, --bytes%s are required (see --help)\n",
             smpi ? " and --platform" : "");
     return 2;
   }
   static char libalgo[64];
-  snprintf(libalgo, sizeof libalgo, "lib:%s", o.lib);
+  snprintf(libalgo, sizeof libalgo, "lib:%s", o->lib);
   if (smpi) {
     const char *one[] = {libalgo};
     if (cs_check_algos(CS_allreduce, one, 1)) return 2;
   } else {
     snprintf(libalgo, sizeof libalgo, "native");
   }
-  if (cs_family_index(o.ours) < 0 || !cs_family_is_ours(o.ours)) {
-    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o.ours);
+  if (cs_family_index(o->ours) < 0 || !cs_family_is_ours(o->ours)) {
+    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o->ours);
     cs_print_families(stderr, 0);
     fprintf(stderr, ")\n");
     return 2;
   }
   long sizes[CS_MAX_SIZES];
-  int nsizes = cs_parse_sizes(o.bytes, sizes, CS_MAX_SIZES);
+  int nsizes = cs_parse_sizes(o->bytes, sizes, CS_MAX_SIZES);
   if (nsizes < 1) return 2;
 
   cs_bench_req base;
   cs_bench_defaults(&base);
-  base.backend = o.backend;
-  base.hostfile = o.hostfile;
-  base.np = o.np;
-  base.reps = o.reps;
-  base.quiet = o.quiet;
+  base.backend = o->backend;
+  base.hostfile = o->hostfile;
+  base.np = o->np;
+  base.reps = o->reps;
+  base.quiet = o->quiet;
   double gamma = 0;
-  if (o.platform) {
-    if (cs_resolve_platform(o.platform, o.hostfile, base.xml, base.hosts, sizeof base.xml))
+  if (o->platform) {
+    if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
       return 2;
     cs_platform pl;
     char err[512];
@@ -263,72 +189,45 @@ int cmd_guidelines(int argc, char **argv) {
             "local reduce is charged 0\n");
   }
   char dir[4000];
-  if (o.out)
-    snprintf(dir, sizeof dir, "%s", o.out);
+  if (o->out)
+    snprintf(dir, sizeof dir, "%s", o->out);
   else {
-    const char *b = o.platform ? strrchr(base.xml, '/') : NULL;
+    const char *b = o->platform ? strrchr(base.xml, '/') : NULL;
     char name[3800];
-    snprintf(name, sizeof name, "%.3700s", o.platform ? (b ? b + 1 : base.xml) : "localhost");
+    snprintf(name, sizeof name, "%.3700s", o->platform ? (b ? b + 1 : base.xml) : "localhost");
     char *dot = strrchr(name, '.');
     if (dot && !strcmp(dot, ".xml")) *dot = '\0';
-    snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o.np);
+    snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o->np);
   }
   if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim guidelines: cannot create %s\n", dir);
     return 1;
   }
 
-  /* The algorithm of each collective on each side. */
-  const char *side_name[2] = {"lib", o.ours};
-  const char *algo_of[2][CS_NCOLL][GL_MAXALGOS];
-  int nalgo[2][CS_NCOLL];
-  for (int c = 0; c < CS_NCOLL; c++) {
-    algo_of[0][c][0] = libalgo;
-    nalgo[0][c] = 1;
-    nalgo[1][c] = ours_for((cs_coll)c, o.ours, algo_of[1][c], GL_MAXALGOS - 1);
-    if (!nalgo[1][c]) algo_of[1][c][nalgo[1][c]++] = libalgo;
-  }
-  int ng;
-  const cs_guideline *gl = cs_guidelines(&ng);
-  int used[CS_NCOLL] = {0};
-  gl_file files[2 * CS_NCOLL];
-  int nf = 0;
-  for (int g = 0; g < ng; g++)
-    for (int s = 0; s < 2; s++) {
-      const cs_gl_term *t[2] = {gl[g].lhs, gl[g].rhs};
-      int n[2] = {gl[g].nl, gl[g].nr};
-      for (int k = 0; k < 2; k++)
-        for (int i = 0; i < n[k]; i++) {
-          used[t[k][i].coll] = 1;
-          for (int a = 0; a < nalgo[s][t[k][i].coll]; a++)
-            file_add(file_for(files, &nf, t[k][i].coll, t[k][i].single),
-                     algo_of[s][t[k][i].coll][a]);
-        }
-    }
-  if (!o.quiet) {
-    fprintf(stderr, "collsim guidelines: side %s uses:", o.ours);
+  /* The algorithm of each collective on each side, and the bench files. */
+  static cs_gl_plan plan;
+  cs_gl_plan_make(&plan, libalgo, o->ours, dir);
+  const int *used = plan.used;
+  if (!o->quiet) {
+    fprintf(stderr, "collsim guidelines: side %s uses:", o->ours);
     for (int c = 0; c < CS_NCOLL; c++)
       if (used[c])
-        for (int a = 0; a < nalgo[1][c]; a++)
-          fprintf(stderr, "%s%s:%s", a ? "|" : " ", cs_colls[c].name, algo_of[1][c][a]);
+        for (int a = 0; a < plan.nalgo[1][c]; a++)
+          fprintf(stderr, "%s%s:%s", a ? "|" : " ", cs_colls[c].name, plan.algo_of[1][c][a]);
     fprintf(stderr, "\n  (a|b: the faster of the two at each size)");
     fprintf(stderr, "\n");
   }
 
   /* Time what is missing (resumable). */
-  for (int i = 0; i < nf; i++) {
-    gl_file *f = &files[i];
-    snprintf(f->csv, sizeof f->csv, "%s/%s%s.csv", dir, cs_colls[f->coll].name,
-             f->single ? "-single" : "");
-    snprintf(f->samples, sizeof f->samples, "%s/%s%s-samples.csv", dir, cs_colls[f->coll].name,
-             f->single ? "-single" : "");
+  for (int i = 0; i < plan.nf; i++) {
+    const cs_gl_file *f = &plan.files[i];
     cs_bench_req q = base;
     q.coll = f->coll;
     q.layout = f->single ? "single" : NULL;
     q.samples = smpi ? NULL : f->samples;
     q.out = f->csv;
-    q.redo = o.redo;
-    if (o.redo && q.samples) unlink(q.samples);
+    q.redo = o->redo;
+    if (o->redo && q.samples) unlink(q.samples);
     for (int k = 0; k < f->nalgos; k++) q.algos[k] = f->algos[k];
     q.nalgos = f->nalgos;
     q.nbytes = 0;
@@ -349,115 +248,15 @@ int cmd_guidelines(int argc, char **argv) {
     if (md) fclose(md);
     return 1;
   }
-  fprintf(csv, "# collsim guidelines backend=%s platform=%s np=%d lib=%s ours=%s tolerance=%g%s\n",
-          o.backend, o.platform ? base.xml : "localhost", o.np, libalgo, o.ours, o.tol,
-          smpi ? "" : " test=wilcoxon-rank-sum");
-  fprintf(csv, "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated,side\n");
-  char mdbuf[1 << 16];
-  size_t ml = 0;
-  ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml,
-                         "# Guideline violations: %s, p = %d, tolerance %g%s\n\n",
-                         o.platform ? base.xml : "localhost", o.np, o.tol,
-                         smpi ? "" : ", one-sided Wilcoxon rank-sum test");
-  ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml,
-                         "| side | guideline | bytes | lhs | rhs | lhs_s | rhs_s | ratio |%s\n"
-                         "|---|---|---|---|---|---|---|---|%s\n",
-                         smpi ? "" : " p-value |", smpi ? "" : "---|");
-  int nviol = 0, nmiss = 0;
-  for (int s = 0; s < 2; s++)
-    for (int g = 0; g < ng; g++)
-      for (int k = 0; k < nsizes; k++) {
-        long m = sizes[k];
-        if (gl[g].need_divisible && m % o.np) continue;
-        if (s == 1) { /* no term of ours: the same row as the library's */
-          int own = 0;
-          for (int i = 0; i < gl[g].nl; i++)
-            own |= strcmp(algo_of[1][gl[g].lhs[i].coll][0], libalgo) != 0;
-          for (int i = 0; i < gl[g].nr; i++)
-            own |= strcmp(algo_of[1][gl[g].rhs[i].coll][0], libalgo) != 0;
-          if (!own) continue;
-        }
-        const cs_gl_term *t[2] = {gl[g].lhs, gl[g].rhs};
-        int n[2] = {gl[g].nl, gl[g].nr};
-        const char *al[2][CS_GL_MAXTERMS];
-        double side_s[2];
-        double *reps[2] = {NULL, NULL};
-        int nrep[2] = {0, 0};
-        for (int h = 0; h < 2; h++) {
-          double tt[CS_GL_MAXTERMS];
-          for (int i = 0; i < n[h]; i++) {
-            cs_coll c = t[h][i].coll;
-            gl_file *f = file_for(files, &nf, c, t[h][i].single);
-            long eff = cs_effective_bytes(c, o.np, m, 1);
-            /* the fastest (median) of the side's algorithms for c */
-            al[h][i] = algo_of[s][c][0];
-            tt[i] = -1;
-            for (int a = 0; a < nalgo[s][c]; a++) {
-              double x = cs_bench_lookup(f->csv, algo_of[s][c][a], eff);
-              if (x >= 0 && (tt[i] < 0 || x < tt[i])) {
-                tt[i] = x;
-                al[h][i] = algo_of[s][c][a];
-              }
-            }
-            if (!smpi) {
-              static double buf[4096];
-              int got = read_samples(f->samples, c, al[h][i], eff, buf, 4096);
-              if (i == 0) {
-                reps[h] = malloc(sizeof(double) * (size_t)(got ? got : 1));
-                if (reps[h]) memcpy(reps[h], buf, sizeof(double) * (size_t)got);
-                nrep[h] = reps[h] ? got : 0;
-              } else {
-                if (got < nrep[h]) nrep[h] = got; /* rep by rep, as far as both go */
-                if (reps[h]) cs_gl_add_reps(reps[h], buf, nrep[h]);
-              }
-            }
-          }
-          side_s[h] = cs_gl_sum(tt, n[h]);
-          if (h == 1 && gl[g].local_reduce && side_s[h] >= 0) {
-            side_s[h] += gamma * (double)m;
-            for (int i = 0; i < nrep[h]; i++) reps[h][i] += gamma * (double)m;
-          }
-        }
-        double ratio, pval = NAN;
-        int v;
-        if (smpi)
-          v = cs_gl_decide(side_s[0], side_s[1], o.tol, gl[g].approx, &ratio);
-        else
-          v = cs_gl_decide_samples(reps[0], nrep[0], reps[1], nrep[1], o.tol, gl[g].approx, o.alpha,
-                                   &ratio, &pval);
-        free(reps[0]);
-        free(reps[1]);
-        char ln[1024], rn[1024];
-        term_name(ln, sizeof ln, t[0], n[0], al[0], 0);
-        term_name(rn, sizeof rn, t[1], n[1], al[1], gl[g].local_reduce);
-        if (v < 0) {
-          nmiss++;
-          fprintf(stderr, "collsim guidelines: %s at %ld bytes: a time is missing\n", gl[g].id, m);
-          continue;
-        }
-        fprintf(csv, "%s,%s,%s,%d,%ld,%.10g,%.10g,%.6g,%g,%d,%s\n", gl[g].id, ln, rn, o.np, m,
-                side_s[0], side_s[1], ratio, o.tol, v, side_name[s]);
-        if (v) {
-          nviol++;
-          if (ml < sizeof mdbuf - 2048) {
-            ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml,
-                                   "| %s | %s | %ld | %s | %s | %.4g | %.4g | %.3f |", side_name[s],
-                                   gl[g].desc, m, ln, rn, side_s[0], side_s[1], ratio);
-            if (!smpi) ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, " %.3g |", pval);
-            ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\n");
-          }
-        }
-      }
-  if (!nviol)
-    ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\nnone\n");
-  else
-    ml += (size_t)snprintf(mdbuf + ml, sizeof mdbuf - ml, "\n%d violation%s\n", nviol,
-                           nviol == 1 ? "" : "s");
+  cs_gl_eval ev = {o->backend, o->platform ? base.xml : "localhost", o->np, smpi, o->tol, o->alpha,
+                   gamma};
+  static char mdbuf[1 << 16];
+  int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
   fputs(mdbuf, md);
-  fputs(mdbuf, stdout);
+  fputs(mdbuf, out);
   fclose(csv);
   fclose(md);
-  if (!o.quiet)
+  if (!o->quiet)
     fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);
   return nmiss ? 1 : 0;
 }

@@ -22,17 +22,19 @@
 
 #include "cli.h"
 #include "registry.h"
+#include "results.h"
 
-/* ---- the CSV kinds ------------------------------------------------------ */
+/* ---- the CSV kinds (their schemas are the results store's) ------------------ */
 
-enum { K_BENCH, K_PREDICT, K_VALIDATE, K_GUIDE, NKIND };
-static const char *const kind_name[NKIND] = {"bench", "predict", "validate", "guidelines"};
-static const char *const kind_header[NKIND] = {
-    "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s",
-    "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err",
-    "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim",
-    "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated",
+enum {
+  K_BENCH = CS_CSV_BENCH,
+  K_PREDICT = CS_CSV_PREDICT,
+  K_VALIDATE = CS_CSV_VALIDATE,
+  K_GUIDE = CS_CSV_GUIDELINES,
+  NKIND = 4
 };
+
+static const char *kind_name(int k) { return cs_csv_schema_of((cs_csv_kind)k)->name; }
 
 /* Value slots of a row; NAN = column absent or value empty. */
 enum {
@@ -64,56 +66,20 @@ enum {
   X_P,
   X_BYTES
 };
-enum {
-  CREQ = 1,    /* the header must have the column (it identifies the kind) */
-  VREQ = 2,    /* where the column exists, every row must have a value */
-  FINT = 4,    /* an integer */
-  FSIGNED = 8, /* may be negative */
-};
-typedef struct {
-  const char *name;
-  int slot;
-  unsigned flags;
-} colspec;
 
-static const colspec bench_cols[] = {
-    {"coll", X_S0, CREQ | VREQ},    {"algo", X_S1, CREQ | VREQ},
-    {"p", X_P, CREQ | VREQ | FINT}, {"bytes", X_BYTES, CREQ | VREQ | FINT},
-    {"reps", V_REPS, VREQ | FINT},  {"median_s", V_MEDIAN, CREQ | VREQ},
-    {"mean_s", V_MEAN, VREQ},       {"min_s", V_MIN, VREQ},
-    {"max_s", V_MAX, VREQ},         {"ci_lo_s", V_CILO, VREQ},
-    {"ci_hi_s", V_CIHI, VREQ},      {NULL, 0, 0}};
-static const colspec predict_cols[] = {{"coll", X_S0, CREQ | VREQ},
-                                       {"algo", X_S1, CREQ | VREQ},
-                                       {"p", X_P, CREQ | VREQ | FINT},
-                                       {"bytes", X_BYTES, CREQ | VREQ | FINT},
-                                       {"table1_s", V_TABLE1, CREQ},
-                                       {"model_s", V_MODEL, CREQ | VREQ},
-                                       {"sim_s", V_SIM, CREQ},
-                                       {"rel_err", V_RELERR, 0},
-                                       {NULL, 0, 0}};
-static const colspec validate_cols[] = {
-    {"coll", X_S0, CREQ | VREQ},         {"algo", X_S1, CREQ | VREQ},
-    {"p", X_P, CREQ | VREQ | FINT},      {"bytes", X_BYTES, CREQ | VREQ | FINT},
-    {"model_s", V_MODEL, CREQ},          {"sim_s", V_SIM, CREQ},
-    {"measured_s", V_MEAS, CREQ | VREQ}, {"measured_lo_s", V_MLO, 0},
-    {"measured_hi_s", V_MHI, 0},         {"err_model", V_ERRM, FSIGNED},
-    {"err_sim", V_ERRS, FSIGNED},        {NULL, 0, 0}};
-static const colspec guide_cols[] = {{"guideline", X_S0, CREQ | VREQ},
-                                     {"lhs", X_S1, CREQ | VREQ},
-                                     {"rhs", X_S2, CREQ | VREQ},
-                                     {"p", X_P, CREQ | VREQ | FINT},
-                                     {"bytes", X_BYTES, CREQ | VREQ | FINT},
-                                     {"lhs_s", V_LHS, CREQ | VREQ},
-                                     {"rhs_s", V_RHS, CREQ | VREQ},
-                                     {"ratio", V_RATIO, CREQ | VREQ},
-                                     {"tolerance", V_TOL, CREQ | VREQ},
-                                     {"violated", V_VIOL, CREQ | VREQ | FINT},
-                                     {NULL, 0, 0}};
-/* Most specific first: a header is of the first kind whose columns it has. */
-static const colspec *const kind_cols[NKIND] = {bench_cols, predict_cols, validate_cols,
-                                                guide_cols};
-static const int kind_order[NKIND] = {K_GUIDE, K_VALIDATE, K_PREDICT, K_BENCH};
+/* Where each column of a kind goes (-1: not drawn), by the store's column order. */
+static const int bench_slot[CS_BENCH_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_REPS, V_MEDIAN,
+                                              V_MEAN, V_MIN, V_MAX, V_CILO,  V_CIHI};
+static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BYTES,
+                                                  V_TABLE1, V_MODEL, V_SIM, V_RELERR};
+static const int validate_slot[CS_VALIDATE_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_MODEL, V_SIM,
+                                                    V_MEAS, V_MLO, V_MHI, V_ERRM,  V_ERRS};
+static const int guide_slot[CS_GUIDE_NCOL] = {X_S0,  X_S1,    X_S2,  X_P,    X_BYTES, V_LHS,
+                                              V_RHS, V_RATIO, V_TOL, V_VIOL, -1};
+static const int *const kind_slot[NKIND] = {bench_slot, predict_slot, validate_slot, guide_slot};
+/* Most specific first: a header is of the first kind whose key columns it has. */
+static const cs_csv_kind kind_order[NKIND] = {CS_CSV_GUIDELINES, CS_CSV_VALIDATE, CS_CSV_PREDICT,
+                                              CS_CSV_BENCH};
 
 typedef struct {
   char *path, *platform; /* platform: basename without .xml, "" if unknown */
@@ -167,65 +133,6 @@ static char *xstrdup(const char *s) {
   return d;
 }
 
-/* Splits one line into fields, in place. Fields may be double-quoted ("" is a
- * quote inside); unquoted fields are trimmed. Returns the count, or -1. */
-static int split_fields(char *line, char **f, int max) {
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    while (*p == ' ' || *p == '\t') p++;
-    if (n == max) return -1;
-    if (*p == '"') {
-      char *w = ++p;
-      f[n++] = w;
-      for (;;) {
-        if (!*p) return -1; /* unterminated quote */
-        if (*p == '"') {
-          if (p[1] == '"') {
-            *w++ = '"';
-            p += 2;
-            continue;
-          }
-          p++;
-          break;
-        }
-        *w++ = *p++;
-      }
-      while (*p == ' ' || *p == '\t') p++;
-      *w = '\0';
-      if (*p == ',')
-        p++;
-      else if (*p)
-        return -1;
-      else
-        break;
-    } else {
-      f[n++] = p;
-      char *c = strchr(p, ',');
-      char *end = c ? c : p + strlen(p);
-      char *t = end;
-      while (t > p && (t[-1] == ' ' || t[-1] == '\t')) t--;
-      *t = '\0';
-      if (!c) break;
-      p = c + 1;
-    }
-  }
-  return n;
-}
-
-/* Reads a number: the whole field, finite; FINT: integral; no FSIGNED: >= 0. */
-static const char *parse_num(const char *s, unsigned flags, double *out) {
-  char *end;
-  errno = 0;
-  double x = strtod(s, &end);
-  if (end == s || *end) return "not a number";
-  if (!isfinite(x) || errno == ERANGE) return "not a finite number";
-  if (!(flags & FSIGNED) && x < 0) return "negative";
-  if ((flags & FINT) && (x != floor(x) || fabs(x) > 9007199254740992.0)) return "not an integer";
-  *out = x;
-  return NULL;
-}
-
 static void platform_from_comment(csvfile *cf, const char *line) {
   if (cf->platform[0]) return;
   const char *p = line;
@@ -250,12 +157,6 @@ static void platform_from_comment(csvfile *cf, const char *line) {
     free(cf->platform);
     cf->platform = xstrdup(b);
   }
-}
-
-static int find_col(char **hdr, int nh, const char *name) {
-  for (int i = 0; i < nh; i++)
-    if (!strcmp(hdr[i], name)) return i;
-  return -1;
 }
 
 #define MAXCOLS 256
@@ -329,7 +230,7 @@ static void read_csv(const char *path) {
 
     if (cf->kind < 0) { /* the header line */
       hdrcopy = xstrdup(t);
-      nh = split_fields(hdrcopy, hdr, MAXCOLS);
+      nh = cs_csv_split(hdrcopy, hdr, MAXCOLS);
       if (nh < 0) {
         bad(path, lineno, "cannot read the header line (more than %d columns or a bad quote)",
             MAXCOLS);
@@ -343,45 +244,45 @@ static void read_csv(const char *path) {
             hdr_error = 1;
             goto out;
           }
-      for (int o = 0; o < NKIND && cf->kind < 0; o++) {
-        int k = kind_order[o], ok = 1;
-        for (const colspec *c = kind_cols[k]; c->name; c++)
-          if ((c->flags & CREQ) && find_col(hdr, nh, c->name) < 0) ok = 0;
-        if (ok) cf->kind = k;
-      }
+      cf->kind = cs_csv_kind_of(hdr, nh, kind_order, NKIND);
       if (cf->kind < 0) {
         bad(path, lineno, "unknown CSV kind: header '%s'", t);
         hdr_error = 1;
         fprintf(stderr,
                 "  known headers (docs/csv.md; columns in any order, more columns allowed):\n");
         for (int k = 0; k < NKIND; k++) {
-          fprintf(stderr, "    %-10s %s\n", kind_name[k], kind_header[k]);
+          const cs_csv_schema *sc = cs_csv_schema_of((cs_csv_kind)k);
+          char kh[1024];
+          fprintf(stderr, "    %-10s %s\n", kind_name(k),
+                  cs_csv_header((cs_csv_kind)k, kh, sizeof kh));
           int nmiss = 0;
           char miss[512] = "";
-          for (const colspec *c = kind_cols[k]; c->name; c++)
-            if ((c->flags & CREQ) && find_col(hdr, nh, c->name) < 0) {
+          for (int c = 0; c < sc->ncols; c++)
+            if ((sc->cols[c].flags & CS_COL_KEY) &&
+                cs_csv_find_col(hdr, nh, sc->cols[c].name) < 0) {
               nmiss++;
               size_t ml = strlen(miss);
-              snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", c->name);
+              snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", sc->cols[c].name);
             }
           if (nmiss <= 2) fprintf(stderr, "               (this header lacks: %s)\n", miss);
         }
         goto out;
       }
+      const cs_csv_schema *sc = cs_csv_schema_of((cs_csv_kind)cf->kind);
       for (int i = 0; i < nh; i++) {
         col_slot[i] = -1;
         col_flags[i] = 0;
-        for (const colspec *c = kind_cols[cf->kind]; c->name; c++)
-          if (!strcmp(hdr[i], c->name)) {
-            col_slot[i] = c->slot;
-            col_flags[i] = c->flags;
+        for (int c = 0; c < sc->ncols; c++)
+          if (!strcmp(hdr[i], sc->cols[c].name)) {
+            col_slot[i] = kind_slot[cf->kind][c];
+            col_flags[i] = sc->cols[c].flags;
           }
       }
       continue;
     }
 
     /* A data row. */
-    int n = split_fields(t, fld, MAXCOLS);
+    int n = cs_csv_split(t, fld, MAXCOLS);
     if (n != nh) {
       if (n < 0)
         bad(path, lineno, "cannot split the row into fields (bad quote or too many fields)");
@@ -403,7 +304,7 @@ static void read_csv(const char *path) {
       if (slot < 0) continue; /* a column this kind does not use */
       const char *s = fld[i];
       if (!*s) {
-        if (col_flags[i] & VREQ) {
+        if (col_flags[i] & CS_COL_VALUE) {
           bad(path, lineno, "column %s is empty", hdr[i]);
           ok = 0;
         }
@@ -414,7 +315,7 @@ static void read_csv(const char *path) {
         continue;
       }
       double x;
-      const char *why = parse_num(s, col_flags[i], &x);
+      const char *why = cs_csv_number(s, col_flags[i], &x);
       if (why) {
         bad(path, lineno, "column %s: '%s' is %s", hdr[i], s, why);
         ok = 0;
@@ -439,7 +340,7 @@ static void read_csv(const char *path) {
     bad(path, 0, "no header line (empty, or only comments)");
   else if (cf->kind >= 0 && cf->rows == 0 && nerrors == errors_before)
     fprintf(stderr, "collsim plot: note: %s: a %s CSV without data rows\n", path,
-            kind_name[cf->kind]);
+            kind_name(cf->kind));
 out:
   free(hdrcopy);
   free(buf);
@@ -576,6 +477,7 @@ static struct {
   int want[NPIC], explicit_kind;
   int png, svg;
   int errorbars; /* 0 minmax, 1 ci, 2 none */
+  FILE *printed; /* where the path of every picture written goes */
 } opt;
 
 /* Writes the registry's default baselines, e.g. "X for allreduce". */
@@ -1385,10 +1287,10 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
       unlink(part[k]);
       rc = -1;
     } else {
-      printf("%s\n", final[k]);
+      fprintf(opt.printed, "%s\n", final[k]);
     }
   }
-  fflush(stdout);
+  fflush(opt.printed);
   return rc;
 }
 
@@ -1427,11 +1329,27 @@ static void free_all(void) {
   free(files);
   for (int i = 0; i < npics; i++) free(pics[i].assign);
   free(pics);
+  recs = NULL, files = NULL, pics = NULL;
+  nrecs = caprecs = 0, nfiles = npics = nerrors = 0;
+}
+
+static int plot_run(const char *const *csv, int ncsv);
+
+int cs_plot_files(const char *const *csv, int ncsv, const char *outdir, int png, int svg,
+                  FILE *out) {
+  memset(&opt, 0, sizeof opt);
+  opt.out = outdir;
+  opt.png = png, opt.svg = svg;
+  opt.printed = out;
+  for (int k = 0; k < NPIC; k++) opt.want[k] = 2;
+  return plot_run(csv, ncsv);
 }
 
 int cmd_plot(int argc, char **argv) {
   const char *csv[1024];
   int ncsv = 0;
+  memset(&opt, 0, sizeof opt);
+  opt.printed = stdout;
   opt.out = "results/plots";
   opt.png = opt.svg = 1;
   static const char *const fmt_names[2] = {"png", "svg"};
@@ -1515,7 +1433,11 @@ int cmd_plot(int argc, char **argv) {
   }
   if (!opt.explicit_kind)
     for (int k = 0; k < NPIC; k++) opt.want[k] = 2;
+  return plot_run(csv, ncsv);
+}
 
+/* Reads, checks, plans and draws (opt is set). */
+static int plot_run(const char *const *csv, int ncsv) {
   /* 1. Read and check everything. */
   for (int i = 0; i < ncsv; i++) read_csv(csv[i]);
   for (long i = 0; i < nrecs; i++) check_row(&recs[i]);
@@ -1542,10 +1464,11 @@ int cmd_plot(int argc, char **argv) {
   for (int i = 0; i < nfiles; i++) have[files[i].kind] = 1;
   for (int k = 0; k < NPIC; k++)
     if (opt.want[k] == 1 && !have[pic_input[k]]) {
+      char kh[1024];
       fprintf(stderr, "collsim plot: --kind %s needs a %s CSV (header %s); given:", pic_kind[k],
-              kind_name[pic_input[k]], kind_header[pic_input[k]]);
+              kind_name(pic_input[k]), cs_csv_header((cs_csv_kind)pic_input[k], kh, sizeof kh));
       for (int i = 0; i < nfiles; i++)
-        fprintf(stderr, "%s %s (%s)", i ? "," : "", files[i].path, kind_name[files[i].kind]);
+        fprintf(stderr, "%s %s (%s)", i ? "," : "", files[i].path, kind_name(files[i].kind));
       fprintf(stderr, "\n");
       free_all();
       return 2;
@@ -1555,7 +1478,7 @@ int cmd_plot(int argc, char **argv) {
     for (int k = 0; k < NPIC; k++) used |= opt.want[k] && pic_input[k] == files[i].kind;
     if (!used)
       fprintf(stderr, "collsim plot: note: %s: a %s CSV, nothing to draw for the --kind given\n",
-              files[i].path, kind_name[files[i].kind]);
+              files[i].path, kind_name(files[i].kind));
   }
 
   /* 3. Plan: data files and gnuplot variables of every picture. */

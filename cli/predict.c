@@ -75,11 +75,7 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
   }
   snprintf(xml, len, "%s/abg-%d.xml", dir, np);
   snprintf(hosts, len, "%s/abg-%d.hostfile", dir, np);
-  FILE *f = fopen(xml, "w"), *h = fopen(hosts, "w");
-  int rc = f && h ? cs_platform_write(f, h, &pl) : -1;
-  if (f) fclose(f);
-  if (h) fclose(h);
-  return rc;
+  return cs_write_platform_files(&pl, xml, hosts);
 }
 
 /* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
@@ -96,25 +92,23 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       const char *algo = q->algos[a];
       long m = cs_req_bytes(q, i);
       if (cs_req_dup(q, i)) continue;
-      char t1[64] = "", ms[64] = "", ss[64] = "", re[64] = "";
-      double t, model = -1;
-      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) snprintf(t1, sizeof t1, "%.10g", t);
+      double t, t1 = NAN, model = -1, rel = NAN;
+      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
       char err[512];
       if (cs_model_has(q->coll, algo)) {
-        if (cs_model_time(mo, &c, &model, err, sizeof err) == 0)
-          snprintf(ms, sizeof ms, "%.10g", model);
-        else
+        if (cs_model_time(mo, &c, &model, err, sizeof err) != 0) {
           fprintf(stderr, "collsim predict: %s\n", err);
+          model = -1;
+        }
       }
       double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
-      if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
       if (sim >= 0 && model > 0)
-        snprintf(re, sizeof re, "%.3g", fabs(sim - model) / model);
+        rel = fabs(sim - model) / model;
       else if (sim >= 0 && model == 0)
-        snprintf(re, sizeof re, "%.3g", sim == 0 ? 0.0 : INFINITY);
-      fprintf(out, "%s,%s,%d,%ld,%s,%s,%s,%s\n", cs_colls[q->coll].name, algo, q->np, m, t1, ms, ss,
-              re);
+        rel = sim == 0 ? 0.0 : INFINITY;
+      cs_csv_predict_row(out, cs_colls[q->coll].name, algo, q->np, m, t1, model >= 0 ? model : NAN,
+                         sim >= 0 ? sim : NAN, rel);
       fflush(out);
     }
   }
@@ -198,7 +192,7 @@ int cmd_predict(int argc, char **argv) {
       rc = 1;
     } else {
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
-      fprintf(out, "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n");
+      cs_csv_write_header(out, CS_CSV_PREDICT);
       predict_rows(out, &q, &mo, po.nosim ? NULL : simcsv);
       if (out != stdout) fclose(out);
     }
@@ -222,9 +216,11 @@ static void table1_usage(FILE *f) {
 }
 
 int cmd_table1(int argc, char **argv) {
-  pred_opts po = {NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  cs_table1_req t;
+  cs_table1_defaults(&t);
+  pred_opts po = {NULL, t.alpha, t.beta, t.gamma, 0};
   int np = 0;
-  const char *bytes = "1K,64K,1M", *csv = NULL;
+  const char *bytes = t.bytes, *csv = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -253,10 +249,23 @@ int cmd_table1(int argc, char **argv) {
     fprintf(stderr, "collsim table1: --np P (>= 1) is required\n");
     return 2;
   }
+  cs_table1_req r = {np, bytes, csv, po.alpha, po.beta, po.gamma, po.nosim};
+  return cs_table1_run(&r, stdout);
+}
+
+void cs_table1_defaults(cs_table1_req *t) {
+  cs_table1_req d = {0, "1K,64K,1M", NULL, 1e-6, 1e-10, 2.5e-10, 0};
+  *t = d;
+}
+
+int cs_table1_run(const cs_table1_req *t, FILE *out) {
+  pred_opts po = {NULL, t->alpha, t->beta, t->gamma, t->nosim};
+  int np = t->np;
+  const char *csv = t->csv;
   cs_bench_req q;
   cs_bench_defaults(&q);
   q.np = np;
-  q.nbytes = cs_parse_sizes(bytes, q.bytes, CS_MAX_SIZES);
+  q.nbytes = cs_parse_sizes(t->bytes, q.bytes, CS_MAX_SIZES);
   if (q.nbytes < 0) return 2;
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
@@ -284,7 +293,7 @@ int cmd_table1(int argc, char **argv) {
     cs_rm_tree(dir);
     return 1;
   }
-  fprintf(all, "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n");
+  cs_csv_write_header(all, CS_CSV_PREDICT);
   int rc = 0;
   for (size_t o = 0; o < sizeof ops / sizeof ops[0] && rc == 0; o++) {
     q.coll = ops[o].coll;
@@ -306,45 +315,32 @@ int cmd_table1(int argc, char **argv) {
   fclose(all);
   if (rc == 0) {
     /* The table, read back from the CSV. */
-    printf("Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
-           np, po.alpha, po.beta, po.gamma);
-    printf("(times in microseconds; model = collsim's exact model of its implementation)\n\n");
-    printf("| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
-    printf("|---|---|---:|---:|---:|---:|---:|\n");
-    FILE *f = fopen(csv ? csv : rows, "r");
-    char line[1024];
-    int first = 1;
-    while (f && fgets(line, sizeof line, f)) {
-      if (first) {
-        first = 0;
-        continue;
+    fprintf(out,
+            "Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
+            np, po.alpha, po.beta, po.gamma);
+    fprintf(out,
+            "(times in microseconds; model = collsim's exact model of its implementation)\n\n");
+    fprintf(
+        out,
+        "| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---:|---:|\n");
+    cs_csv_reader in;
+    cs_csv_open(&in, csv ? csv : rows);
+    int ic = -1, ia = -1, ib = -1, it = -1, im = -1, is = -1, k;
+    while ((k = cs_csv_next(&in)) != 0) {
+      if (k != 1) continue;
+      if (ic < 0) {
+        ic = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_COLL));
+        ia = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_ALGO));
+        ib = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_BYTES));
+        it = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_TABLE1));
+        im = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_MODEL));
+        is = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_SIM));
       }
-      char coll[64], algo[64], t1[64], ms[64], ss[64];
-      long m;
-      int p;
-      /* coll,algo,p,bytes,table1,model,sim,rel */
-      char *fld[8];
-      int n = 0;
-      line[strcspn(line, "\n")] = '\0';
-      for (char *s = line; n < 8; n++) {
-        fld[n] = s;
-        char *c = strchr(s, ',');
-        if (!c) {
-          n++;
-          break;
-        }
-        *c = '\0';
-        s = c + 1;
-      }
-      if (n < 7) continue;
-      snprintf(coll, sizeof coll, "%s", fld[0]);
-      snprintf(algo, sizeof algo, "%s", fld[1]);
-      p = atoi(fld[2]);
-      m = atol(fld[3]);
-      (void)p;
-      snprintf(t1, sizeof t1, "%s", fld[4]);
-      snprintf(ms, sizeof ms, "%s", fld[5]);
-      snprintf(ss, sizeof ss, "%s", fld[6]);
+      const char *coll = cs_csv_get(&in, ic), *algo = cs_csv_get(&in, ia),
+                 *t1 = cs_csv_get(&in, it), *ms = cs_csv_get(&in, im), *ss = cs_csv_get(&in, is);
+      if (!coll || !algo || !cs_csv_get(&in, ib) || !t1 || !ms || !ss) continue;
+      long m = atol(cs_csv_get(&in, ib));
       const char *label = coll;
       for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
         if (!strcmp(cs_colls[ops[o].coll].name, coll)) label = ops[o].label;
@@ -353,9 +349,9 @@ int cmd_table1(int argc, char **argv) {
       if (*ms) snprintf(b, sizeof b, "%.3f", atof(ms) * 1e6);
       if (*ss) snprintf(c, sizeof c, "%.3f", atof(ss) * 1e6);
       if (*ss && *t1 && atof(t1) > 0) snprintf(d, sizeof d, "%.3f", atof(ss) / atof(t1));
-      printf("| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
+      fprintf(out, "| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
     }
-    if (f) fclose(f);
+    cs_csv_close(&in);
     if (csv) fprintf(stderr, "collsim table1: CSV in %s\n", csv);
   }
   cs_rm_tree(dir);

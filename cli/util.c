@@ -63,11 +63,16 @@ int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, 
     fprintf(stderr, "collsim: %s\n", err);
     return -1;
   }
-  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
-  int rc = f && h ? cs_platform_write(f, h, &pl) : -1;
-  if (f) fclose(f);
-  if (h) fclose(h);
+  int rc = cs_write_platform_files(&pl, xml, hostfile);
   if (rc) fprintf(stderr, "collsim: cannot write a platform in %s\n", dir);
+  return rc;
+}
+
+int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *hostfile) {
+  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
+  int rc = f && h ? cs_platform_write(f, h, pl) : -1;
+  if (f && fclose(f)) rc = -1;
+  if (h && fclose(h)) rc = -1;
   return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "model.h"
 #include "registry.h"
+#include "validation.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -23,21 +24,6 @@ static void usage(FILE *f) {
           "(median and worst relative errors, overall and for m >= 64 KiB) and the plot of\n"
           "predicted against measured times (default DIR results/validate).\n"
           "On a 2-core machine use --np 2 for timing; on a cluster give --hostfile.\n");
-}
-
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static void summary(FILE *f, const char *what, double *e, int n) {
-  if (n == 0) {
-    fprintf(f, "| %s | - | - | 0 |\n", what);
-    return;
-  }
-  qsort(e, (size_t)n, sizeof(double), cmp_d);
-  double med = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
-  fprintf(f, "| %s | %.1f%% | %.1f%% | %d |\n", what, 100 * med, 100 * e[n - 1], n);
 }
 
 int cmd_validate(int argc, char **argv) {
@@ -119,13 +105,13 @@ int cmd_validate(int argc, char **argv) {
     fprintf(stderr, "collsim validate: cannot write %s\n", csv);
     return 1;
   }
-  fprintf(f, "# collsim validate platform=%s np=%d\n", q.xml, q.np);
-  fprintf(
-      f,
-      "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,err_sim\n");
-  int n = q.nalgos * q.nbytes, ne[4] = {0, 0, 0, 0};
-  double *e[4];
-  for (int k = 0; k < 4; k++) e[k] = malloc(sizeof(double) * (size_t)(n + 1));
+  cs_csv_validate_comment(f, q.xml, q.np);
+  cs_csv_write_header(f, CS_CSV_VALIDATE);
+  cs_val_errors E;
+  if (cs_val_init(&E, q.nalgos * q.nbytes)) {
+    fclose(f);
+    return 1;
+  }
   for (int a = 0; a < q.nalgos; a++)
     for (int i = 0; i < q.nbytes; i++) {
       const char *algo = q.algos[a];
@@ -133,54 +119,29 @@ int cmd_validate(int argc, char **argv) {
       if (cs_req_dup(&q, i)) continue;
       double model = -1, sim = cs_bench_lookup(simcsv, algo, b);
       double meas = cs_bench_lookup(meascsv, algo, b);
-      double lo = cs_bench_lookup_col(meascsv, algo, b, "ci_lo_s");
-      double hi = cs_bench_lookup_col(meascsv, algo, b, "ci_hi_s");
+      double lo =
+          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CILO));
+      double hi =
+          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CIHI));
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
       if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
         model = -1;
-      char ms[40] = "", ss[40] = "", em[40] = "", es[40] = "";
-      if (model >= 0) snprintf(ms, sizeof ms, "%.10g", model);
-      if (sim >= 0) snprintf(ss, sizeof ss, "%.10g", sim);
-      if (model >= 0 && meas > 0) {
-        double x = (model - meas) / meas;
-        snprintf(em, sizeof em, "%.6g", x);
-        e[0][ne[0]++] = fabs(x);
-        if (b >= 65536) e[2][ne[2]++] = fabs(x);
-      }
-      if (sim >= 0 && meas > 0) {
-        double x = (sim - meas) / meas;
-        snprintf(es, sizeof es, "%.6g", x);
-        e[1][ne[1]++] = fabs(x);
-        if (b >= 65536) e[3][ne[3]++] = fabs(x);
-      }
-      fprintf(f, "%s,%s,%d,%ld,%s,%s,%.10g,%.10g,%.10g,%s,%s\n", cs_colls[q.coll].name, algo, q.np,
-              b, ms, ss, meas, lo, hi, em, es);
+      double em, es;
+      cs_val_add(&E, b, model, sim, meas, &em, &es);
+      cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
+                          sim >= 0 ? sim : NAN, meas, lo, hi, em, es);
     }
   fclose(f);
   FILE *r = fopen(md, "w");
   if (r) {
-    fprintf(r, "# Predicted against measured: %s, p = %d\n\n", cs_colls[q.coll].mpi_name, q.np);
-    fprintf(r,
-            "Platform: `%s` (model parameters from its collsim-model line). Measured with "
-            "mpirun on this machine; times are medians. Error = (predicted - measured) / "
-            "measured, reported as absolute values.\n\n",
-            q.xml);
-    fprintf(r, "| prediction | median error | worst error | cases |\n|---|---:|---:|---:|\n");
-    summary(r, "model, all sizes", e[0], ne[0]);
-    summary(r, "simulation, all sizes", e[1], ne[1]);
-    summary(r, "model, m >= 64 KiB", e[2], ne[2]);
-    summary(r, "simulation, m >= 64 KiB", e[3], ne[3]);
-    fprintf(r,
-            "\nEvery case: `%s`. native is Open MPI's collective when measured and SMPI's "
-            "when simulated (different implementations); it has no model.\n",
-            csv);
+    cs_val_report(r, &E, cs_colls[q.coll].mpi_name, q.np, q.xml, csv);
     fclose(r);
     FILE *rr = fopen(md, "r");
     char line[1024];
     while (rr && fgets(line, sizeof line, rr)) fputs(line, stdout);
     if (rr) fclose(rr);
   }
-  for (int k = 0; k < 4; k++) free(e[k]);
+  cs_val_free(&E);
   snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv,
            dir);
   if (system(cmd) != 0)

@@ -39,6 +39,7 @@
 #include "../algos/collsim.h"
 #include "../algos/kernel.h"
 #include "../algos/sizes.h"
+#include "../store/results.h"
 #include "driver.h"
 
 typedef struct {
@@ -350,10 +351,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       FILE *sf = fopen(o->samples, "a");
       if (sf) {
         fseek(sf, 0, SEEK_END);
-        if (ftell(sf) == 0) fprintf(sf, "coll,algo,p,bytes,rep,time_s\n");
+        if (ftell(sf) == 0) cs_csv_write_header(sf, CS_CSV_SAMPLES);
         for (int i = 0; i < n; i++)
-          fprintf(sf, "%s,%s,%d,%ld,%d,%.10g\n", cs_colls[o->coll].name, name, p, (long)tb, i,
-                  times[i]);
+          cs_csv_samples_row(sf, cs_colls[o->coll].name, name, p, (long)tb, i, times[i]);
         fclose(sf);
       } else {
         fprintf(stderr, "collsim bench: cannot append to %s\n", o->samples);
@@ -365,8 +365,8 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       stats(times, n, &med, &mean, &lo, &hi);
       mn = times[0];
       mx = times[n - 1];
-      fprintf(out, "%s,%s,%d,%ld,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", cs_colls[o->coll].name,
-              name, p, (long)tb, n, med, mean, mn, mx, lo, hi);
+      cs_csv_bench_row(out, cs_colls[o->coll].name, name, p, (long)tb, n, med, mean, mn, mx, lo,
+                       hi);
       fflush(out);
     }
   }
@@ -454,7 +454,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   int rc = bad ? 2 : 0;
   int global = global_clock(comm);
   if (out) {
-    fprintf(out, "# sync=%s\n", global ? "window" : "barrier");
+    cs_csv_bench_sync(out, global);
     fflush(out);
   }
   for (int i = 0; i < o.nbytes && rc == 0; i++)

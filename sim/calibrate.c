@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../store/results.h"
 #include "driver.h"
 
 #ifdef SMPI_H
@@ -216,7 +217,7 @@ static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char 
 }
 
 static void row(FILE *f, const char *kind, const char *pair, int k, long m, int rep, double t) {
-  if (f) fprintf(f, "%s,%s,%d,%ld,%d,%.10g\n", kind, pair, k, m, rep, t);
+  if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t);
 }
 
 /* Ping-pong of rank 0 with rank q; every rank calls this. */
@@ -327,7 +328,8 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
         sink ^= dst[m - 1];
         if (kind == 0)
           for (long e = 0; e < m / 8; e += 4096) inout[e] = 1.0; /* keep values small */
-        if (r >= 0) row(f, kind == 0 ? "reduce" : "memcpy", "0", 1, m, r, t);
+        if (r >= 0)
+          row(f, cs_csv_calib_kind(kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY), "0", 1, m, r, t);
       }
       if (f) fflush(f);
     }
@@ -418,23 +420,25 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
 #else
     const char *backend = "mpi";
 #endif
-    fprintf(
-        f,
-        "# collsim calibrate backend=%s np=%d nodes=%d quick=%d max_bytes=%ld reps=%d warmup=%d\n",
-        backend, L.size, L.nnodes, o.quick, o.max_bytes, o.reps, warmup(&o));
-    fprintf(f, "# library: %s\n", lib);
+    cs_calib_meta meta = {"", L.size, L.nnodes, o.quick, o.reps, warmup(&o), o.max_bytes};
+    snprintf(meta.backend, sizeof meta.backend, "%s", backend);
+    cs_csv_calib_comment(f, &meta);
+    cs_csv_calib_library(f, lib);
     for (int d = 0; d < L.nnodes; d++)
-      fprintf(f, "# node %d ranks=%d first=%d host=%s\n", d, node_ranks(&L, d), L.members[L.off[d]],
-              L.names + (size_t)L.members[L.off[d]] * MPI_MAX_PROCESSOR_NAME);
-    fprintf(f, "kind,pair,k,bytes,rep,time_s\n");
+      cs_csv_calib_node(f, d, node_ranks(&L, d), L.members[L.off[d]],
+                        L.names + (size_t)L.members[L.off[d]] * MPI_MAX_PROCESSOR_NAME);
+    cs_csv_write_header(f, CS_CSV_CALIB);
     fflush(f);
   }
   MPI_Barrier(comm);
 
   /* Ping-pong: intra-node, then inter-node. */
   if (node_ranks(&L, 0) >= 2)
-    measure_pingpong(comm, &L, &o, L.members[1], "pp_intra", f, sbuf, rbuf);
-  if (L.nnodes >= 2) measure_pingpong(comm, &L, &o, L.members[L.off[1]], "pp_inter", f, sbuf, rbuf);
+    measure_pingpong(comm, &L, &o, L.members[1], cs_csv_calib_kind(CS_CALIB_PP_INTRA), f, sbuf,
+                     rbuf);
+  if (L.nnodes >= 2)
+    measure_pingpong(comm, &L, &o, L.members[L.off[1]], cs_csv_calib_kind(CS_CALIB_PP_INTER), f,
+                     sbuf, rbuf);
 
   /* Concurrent flows. */
   int *snd = malloc(sizeof(int) * (size_t)L.size), *rcv = malloc(sizeof(int) * (size_t)L.size);
@@ -443,11 +447,11 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   if (L.nnodes >= 2) {
     kmax = node_ranks(&L, 0) < node_ranks(&L, 1) ? node_ranks(&L, 0) : node_ranks(&L, 1);
     for (int j = 0; j < kmax; j++) snd[j] = L.members[j], rcv[j] = L.members[L.off[1] + j];
-    fkind = "flow_inter";
+    fkind = cs_csv_calib_kind(CS_CALIB_FLOW_INTER);
   } else {
     kmax = node_ranks(&L, 0) / 2;
     for (int j = 0; j < kmax; j++) snd[j] = L.members[j], rcv[j] = L.members[kmax + j];
-    fkind = "flow_intra";
+    fkind = cs_csv_calib_kind(CS_CALIB_FLOW_INTRA);
   }
   if (kmax >= 1) measure_flows(comm, &L, &o, snd, rcv, kmax, fkind, f, sbuf, rbuf);
   free(snd);

@@ -1,6 +1,6 @@
-/* The collsim driver: ONE source, compiled with smpicc for SimGrid/SMPI and
- * with mpicc for a real MPI library. Modes: check (correctness) and bench
- * (timing). */
+/* The collsim driver, run under SimGrid/SMPI AND on a real MPI library
+ * (sim/README.md): ONE source, compiled with SMPI's headers and with mpicc.
+ * Modes: check (correctness), bench (timing), calibrate (measurements). */
 #ifndef COLLSIM_DRIVER_H
 #define COLLSIM_DRIVER_H
 

@@ -1,4 +1,4 @@
-/* The guideline arithmetic (validate/guidelines.c): sums, ratios, the
+/* The guideline arithmetic (guidelines/guidelines.c): sums, ratios, the
  * tolerance edge, the approximate guideline, and the one-sided rank-sum test
  * on samples whose answer is known. Exits 1 on the first wrong value. */
 #include <math.h>

@@ -1,24 +1,12 @@
-# collsim calibrate: the fits (validate/calibfit.c, GSL) in the front door, their unit
-# test, and two end-to-end tests. Included from CMakeLists.txt; the same file also runs
+# collsim calibrate: the unit test of the fits (validate/calibfit.c, GSL; built into
+# collsim_analysis with validate/calibration.c) and two end-to-end tests. Included from CMakeLists.txt; the same file also runs
 # as a CMake script (cmake -DMODE=... -P calibrate.cmake) for the end-to-end tests.
 
 if(CMAKE_SCRIPT_MODE_FILE)
   # ---- script mode: the end-to-end tests ---------------------------------------------
   # Variables: MODE (quick | smpi), CLI (collsim-cli), SMPI_DRIVER (collsim-smpi), DIR.
-  file(REMOVE_RECURSE "${DIR}")
-  file(MAKE_DIRECTORY "${DIR}")
-  function(fail msg)
-    message(FATAL_ERROR "calibrate_${MODE}: ${msg}")
-  endfunction()
-  # Runs a command; fails the test if it exits non-zero. Output in OUT.
-  function(run)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("$ ${ARGN}\n${out}${err}")
-    if(NOT rc EQUAL 0)
-      fail("exit status ${rc} from: ${ARGN}")
-    endif()
-    set(OUT "${out}" PARENT_SCOPE)
-  endfunction()
+  set(TEST_NAME "calibrate_${MODE}")
+  include(${CMAKE_CURRENT_LIST_DIR}/../tests/script.cmake)
   # Compares a figure printed by calibrate ("NAME VALUE") with the expected one.
   function(expect_near text name want tol)
     if(NOT text MATCHES " ${name} ([0-9.eE+-]+)")
@@ -91,14 +79,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 # ---- build rules -----------------------------------------------------------------------
-find_package(GSL REQUIRED)
-target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
-target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(collsim-cli GSL::gsl)
-
-add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c ${CMAKE_CURRENT_LIST_DIR}/calibfit.c)
-target_include_directories(test_calibfit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_calibfit GSL::gsl m)
+add_executable(test_calibfit ${CMAKE_SOURCE_DIR}/tests/test_calibfit.c)
+target_link_libraries(test_calibfit collsim_analysis m)
 
 # Synthetic samples with known alpha, beta, gamma, Rb, RN, exact and noisy.
 add_test(NAME calibfit COMMAND test_calibfit)

@@ -1,5 +1,5 @@
-# libcollsim-pmpi.so: the PMPI interposition library (validate/pmpi.c,
-# docs/pmpi.md), built from the same kernel sources as collsim-mpi, compiled
+# libcollsim-pmpi.so: the PMPI interposition library (pmpi/pmpi.c,
+# pmpi/README.md), built from the same kernel sources as collsim-mpi, compiled
 # -fPIC into one shared object linked to the MPI library. Included from
 # CMakeLists.txt after find_package(MPI).
 
@@ -13,7 +13,7 @@ file(GLOB COLLSIM_PMPI_KERNELS ${CMAKE_SOURCE_DIR}/algos/local.c ${CMAKE_SOURCE_
      ${CMAKE_SOURCE_DIR}/algos/sizes.c
      ${CMAKE_SOURCE_DIR}/algos/*/*.c)
 
-add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/validate/pmpi.c ${COLLSIM_PMPI_KERNELS})
+add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_PMPI_KERNELS})
 set_target_properties(collsim-pmpi PROPERTIES
   OUTPUT_NAME collsim-pmpi                      # libcollsim-pmpi.so
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}

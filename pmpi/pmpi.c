@@ -1,7 +1,7 @@
 /* libcollsim-pmpi.so: collsim's registered algorithms under an unmodified MPI
  * application, through the MPI profiling interface (PMPI).
  *
- * Usage (Open MPI; see docs/pmpi.md for all details):
+ * Usage (Open MPI; see pmpi/README.md for all details):
  *
  *   COLLSIM_ALLREDUCE=circulant COLLSIM_REDUCE_SCATTER_BLOCK=ceilhalf \
  *   COLLSIM_PMPI_VERBOSE=1 \

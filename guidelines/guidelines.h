@@ -1,9 +1,12 @@
 /* Performance guidelines of MPI collectives (Hunold, Carpen-Amarie, Traff):
  * the table of guidelines and the pure arithmetic that decides them (sums
- * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test). Used by
- * cli/guidelines.c, tested by tests/test_guidelines.c. */
+ * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test; in
+ * guidelines.c, tested by tests/test_guidelines.c), and the plan and
+ * evaluation of `collsim guidelines` (evaluate.c). Used by cli/guidelines.c. */
 #ifndef COLLSIM_GUIDELINES_H
 #define COLLSIM_GUIDELINES_H
+
+#include <stdio.h>
 
 #include "registry.h"
 
@@ -57,5 +60,46 @@ double cs_gl_ranksum_greater(const double *x, int nx, const double *y, int ny, d
  * p-value. */
 int cs_gl_decide_samples(const double *lhs, int nl, const double *rhs, int nr, double tol,
                          int approx, double alpha, double *ratio, double *pval);
+
+/* ---- the plan and the evaluation of `collsim guidelines` (evaluate.c) ------------- */
+
+#define CS_GL_MAXALGOS 8
+
+/* One bench file: a collective (and layout) with the algorithms it needs. */
+typedef struct {
+  cs_coll coll;
+  int single;
+  const char *algos[CS_GL_MAXALGOS];
+  int nalgos;
+  char csv[4300], samples[4300]; /* DIR/<coll>[-single].csv and its -samples.csv */
+} cs_gl_file;
+
+/* The algorithms of each collective on each side (0: the library's libalgo,
+ * 1: our family, the fastest of its algorithms per size, else the first
+ * stand-in family of the registry that has the collective, else the library's), and the bench files that time them. */
+typedef struct {
+  const char *libalgo, *side_name[2];
+  const char *algo_of[2][CS_NCOLL][CS_GL_MAXALGOS];
+  int nalgo[2][CS_NCOLL];
+  int used[CS_NCOLL]; /* collectives some guideline times */
+  cs_gl_file files[2 * CS_NCOLL];
+  int nf;
+} cs_gl_plan;
+
+void cs_gl_plan_make(cs_gl_plan *P, const char *libalgo, const char *ours, const char *dir);
+
+/* How the timed files are judged. */
+typedef struct {
+  const char *backend, *platform; /* for the report: the platform file or "localhost" */
+  int np, smpi;                   /* smpi: medians; else rep-level samples, rank-sum test */
+  double tol, alpha, gamma;       /* gamma: the platform's, for the local reduce of Scan */
+} cs_gl_eval;
+
+/* Decides every guideline at every size from the plan's bench files: writes
+ * guidelines.csv (comment, header, rows; docs/csv.md) to csv and the
+ * violations report (Markdown) into md[0..mdlen). Returns the number of
+ * (guideline, size) with a time missing (each named on stderr). */
+int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, int nsizes,
+                   FILE *csv, char *md, size_t mdlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* Performance guidelines: the table and the arithmetic (validate/guidelines.h). */
+/* Performance guidelines: the table and the arithmetic (guidelines/guidelines.h). */
 #include "guidelines.h"
 
 #include <gsl/gsl_cdf.h>

@@ -1,23 +1,12 @@
-# collsim guidelines: the arithmetic (validate/guidelines.c, GSL) in the front door, its
-# unit test, an end-to-end run under SMPI, and the resume test of the bench CSVs it
+# collsim guidelines: the unit test of the analysis (guidelines/guidelines.c, GSL; built
+# into collsim_analysis), an end-to-end run under SMPI, and the resume test of the bench CSVs it
 # relies on. Included from CMakeLists.txt; the same file also runs as a CMake script
 # (cmake -DMODE=smpi|resume -P guidelines.cmake) for the end-to-end tests.
 
 if(CMAKE_SCRIPT_MODE_FILE)
   # Variables: MODE (smpi | resume), CLI (collsim-cli), DIR (scratch, removed).
-  file(REMOVE_RECURSE "${DIR}")
-  file(MAKE_DIRECTORY "${DIR}")
-  function(fail msg)
-    message(FATAL_ERROR "${MODE}: ${msg}")
-  endfunction()
-  function(run)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    message("$ ${ARGN}\n${out}${err}")
-    if(NOT rc EQUAL 0)
-      fail("exit status ${rc} from: ${ARGN}")
-    endif()
-    set(OUT "${out}" PARENT_SCOPE)
-  endfunction()
+  set(TEST_NAME "${MODE}")
+  include(${CMAKE_CURRENT_LIST_DIR}/../tests/script.cmake)
 
   if(MODE STREQUAL "smpi")
     # abg, p = 8: the files exist, every row is complete, and our side (circulant)
@@ -133,15 +122,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 # ---- build rules -------------------------------------------------------------------------
-find_package(GSL REQUIRED)
-target_sources(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
-target_include_directories(collsim-cli PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(collsim-cli GSL::gsl)
-
-add_executable(test_guidelines ${CMAKE_SOURCE_DIR}/tests/test_guidelines.c
-                               ${CMAKE_CURRENT_LIST_DIR}/guidelines.c)
-target_include_directories(test_guidelines PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(test_guidelines collsim_core GSL::gsl m)
+add_executable(test_guidelines ${CMAKE_SOURCE_DIR}/tests/test_guidelines.c)
+target_link_libraries(test_guidelines collsim_analysis m)
 
 add_test(NAME guidelines_arith COMMAND test_guidelines)
 add_test(NAME guidelines_smpi

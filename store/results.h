@@ -1,0 +1,257 @@
+/* The results store: every CSV file collsim writes, written and read here.
+ *
+ * A schema (docs/csv.md) is a kind of file with its column list, its comment
+ * lines (how the file was made: `# collsim bench ...`, `# smpi-cfg: ...`) and
+ * the format of each row. Writers (the front door in cli/, the driver in sim/)
+ * and readers (resuming a bench, looking a time up, `collsim plot`,
+ * `collsim calibrate`) share these definitions, so that a schema is written in
+ * one place. Pure C without MPI: it is part of collsim_core and is also
+ * compiled into the driver. Nothing here keeps writable state, since the
+ * simulated ranks of smpirun -no-privatize share one copy of it. */
+#ifndef COLLSIM_STORE_RESULTS_H
+#define COLLSIM_STORE_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The kinds of file. */
+typedef enum {
+  CS_CSV_BENCH,      /* timing runs: ./collsim bench and the driver */
+  CS_CSV_PREDICT,    /* formula, model and simulation: predict, table1 */
+  CS_CSV_VALIDATE,   /* predictions against measurements: validate */
+  CS_CSV_GUIDELINES, /* both sides of each guideline: guidelines */
+  CS_CSV_SAMPLES,    /* every repetition of a bench: the driver's --samples */
+  CS_CSV_CALIB,      /* raw calibration samples: the driver's calibrate mode */
+  CS_CSV_NKIND
+} cs_csv_kind;
+
+/* What a reader may demand of a column. */
+enum {
+  CS_COL_KEY = 1,    /* a header of the kind has the column (it identifies the kind) */
+  CS_COL_VALUE = 2,  /* where the column exists, every row has a value */
+  CS_COL_INT = 4,    /* an integer */
+  CS_COL_SIGNED = 8, /* a number that may be negative */
+  CS_COL_TEXT = 16,  /* a name, not a number */
+};
+
+typedef struct {
+  const char *name;
+  unsigned flags;
+} cs_csv_column;
+
+typedef struct {
+  const char *name; /* "bench", "predict", ... */
+  const cs_csv_column *cols;
+  int ncols;
+} cs_csv_schema;
+
+/* The columns of each kind, in the order they are written. */
+enum {
+  CS_BENCH_COLL,
+  CS_BENCH_ALGO,
+  CS_BENCH_P,
+  CS_BENCH_BYTES,
+  CS_BENCH_REPS,
+  CS_BENCH_MEDIAN,
+  CS_BENCH_MEAN,
+  CS_BENCH_MIN,
+  CS_BENCH_MAX,
+  CS_BENCH_CILO,
+  CS_BENCH_CIHI,
+  CS_BENCH_NCOL
+};
+enum {
+  CS_PREDICT_COLL,
+  CS_PREDICT_ALGO,
+  CS_PREDICT_P,
+  CS_PREDICT_BYTES,
+  CS_PREDICT_TABLE1,
+  CS_PREDICT_MODEL,
+  CS_PREDICT_SIM,
+  CS_PREDICT_RELERR,
+  CS_PREDICT_NCOL
+};
+enum {
+  CS_VALIDATE_COLL,
+  CS_VALIDATE_ALGO,
+  CS_VALIDATE_P,
+  CS_VALIDATE_BYTES,
+  CS_VALIDATE_MODEL,
+  CS_VALIDATE_SIM,
+  CS_VALIDATE_MEAS,
+  CS_VALIDATE_MEAS_LO,
+  CS_VALIDATE_MEAS_HI,
+  CS_VALIDATE_ERR_MODEL,
+  CS_VALIDATE_ERR_SIM,
+  CS_VALIDATE_NCOL
+};
+enum {
+  CS_GUIDE_ID,
+  CS_GUIDE_LHS,
+  CS_GUIDE_RHS,
+  CS_GUIDE_P,
+  CS_GUIDE_BYTES,
+  CS_GUIDE_LHS_S,
+  CS_GUIDE_RHS_S,
+  CS_GUIDE_RATIO,
+  CS_GUIDE_TOL,
+  CS_GUIDE_VIOLATED,
+  CS_GUIDE_SIDE,
+  CS_GUIDE_NCOL
+};
+enum {
+  CS_SAMPLES_COLL,
+  CS_SAMPLES_ALGO,
+  CS_SAMPLES_P,
+  CS_SAMPLES_BYTES,
+  CS_SAMPLES_REP,
+  CS_SAMPLES_TIME,
+  CS_SAMPLES_NCOL
+};
+enum {
+  CS_CALIB_KIND,
+  CS_CALIB_PAIR,
+  CS_CALIB_K,
+  CS_CALIB_BYTES,
+  CS_CALIB_REP,
+  CS_CALIB_TIME,
+  CS_CALIB_NCOL
+};
+
+const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind);
+/* The name of column col (e.g. CS_BENCH_MEDIAN) of kind. */
+const char *cs_csv_colname(cs_csv_kind kind, int col);
+
+/* The header line of a kind, "coll,algo,..." (the column names joined by
+ * commas, no newline) into buf; returns buf. */
+const char *cs_csv_header(cs_csv_kind kind, char *buf, size_t len);
+/* Writes the header line with its newline. */
+void cs_csv_write_header(FILE *f, cs_csv_kind kind);
+
+/* ---- writing: comment lines ------------------------------------------------ */
+
+/* What a bench file's results depend on; a file is resumed only by a run
+ * whose first line is the same. cfg and layout may be NULL. */
+typedef struct {
+  const char *backend, *platform, *coll, *type, *cfg, *layout;
+  int np, root, in_place, reps, warmup;
+} cs_bench_meta;
+
+/* The first line of a bench file, "# collsim bench backend=... \n". */
+void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m);
+/* "# smpi-cfg: FLAGS": the smpirun options that timing runs use. */
+void cs_csv_smpi_cfg(FILE *f, const char *flags);
+/* "# sync=window|barrier": how the driver started each repetition. */
+void cs_csv_bench_sync(FILE *f, int window);
+
+void cs_csv_guidelines_comment(FILE *f, const char *backend, const char *platform, int np,
+                               const char *lib, const char *ours, double tol, int wilcoxon);
+void cs_csv_validate_comment(FILE *f, const char *platform, int np);
+
+/* The comment lines of a calibration samples file. */
+typedef struct {
+  char backend[16];
+  int np, nodes, quick, reps, warmup;
+  long max_bytes;
+} cs_calib_meta;
+void cs_csv_calib_comment(FILE *f, const cs_calib_meta *m);
+/* The values of a calibration file's kind column (docs/calibrate.md). */
+enum {
+  CS_CALIB_PP_INTRA,
+  CS_CALIB_PP_INTER,
+  CS_CALIB_FLOW_INTER,
+  CS_CALIB_FLOW_INTRA,
+  CS_CALIB_REDUCE,
+  CS_CALIB_MEMCPY,
+  CS_CALIB_NSERIES
+};
+/* The name of a kind ("pp_intra", ...), and the kind of a name (-1: none). */
+const char *cs_csv_calib_kind(int kind);
+int cs_csv_calib_kind_of(const char *name);
+void cs_csv_calib_library(FILE *f, const char *library);
+void cs_csv_calib_node(FILE *f, int node, int ranks, int first, const char *host);
+
+/* ---- writing: rows -------------------------------------------------------- */
+
+/* A value that is NAN is written as an empty field. */
+void cs_csv_bench_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int reps,
+                      double median, double mean, double min, double max, double ci_lo,
+                      double ci_hi);
+void cs_csv_samples_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int rep,
+                        double t);
+void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
+                        double table1, double model, double sim, double rel_err);
+void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
+                         double model, double sim, double meas, double meas_lo, double meas_hi,
+                         double err_model, double err_sim);
+void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char *rhs, int p,
+                           long bytes, double lhs_s, double rhs_s, double ratio, double tol,
+                           int violated, const char *side);
+void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
+                      double t);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+#define CS_CSV_MAXCOLS 256
+
+/* Splits one line into fields, in place. Fields may be double-quoted ("" is a
+ * quote inside); unquoted fields are trimmed. Returns the count, or -1. */
+int cs_csv_split(char *line, char **f, int max);
+
+/* Reads a number: the whole field, finite; CS_COL_INT: integral; without
+ * CS_COL_SIGNED: >= 0. Returns NULL, or why the field is not such a number. */
+const char *cs_csv_number(const char *s, unsigned flags, double *out);
+
+/* The first of kinds[0..n) whose key columns the header hdr[0..nh) has, or -1. */
+int cs_csv_kind_of(char *const *hdr, int nh, const cs_csv_kind *kinds, int n);
+
+/* The index of column name in hdr[0..nh), or -1. */
+int cs_csv_find_col(char *const *hdr, int nh, const char *name);
+
+/* A file read line by line: comment lines are given whole, the header line
+ * is kept, rows are split into fields found by column name. A last line
+ * without a newline (a row being written) ends the file. */
+typedef struct {
+  FILE *f;
+  char line[8192]; /* the current line, without its end (split in place for rows) */
+  char hdrline[8192];
+  char *hdr[CS_CSV_MAXCOLS], *fld[CS_CSV_MAXCOLS];
+  int nh, nf;
+  long lineno;
+} cs_csv_reader;
+
+/* Opens path; 0, or -1 if it cannot be read. */
+int cs_csv_open(cs_csv_reader *r, const char *path);
+/* The next line: 1 a row (fld[0..nf)), 2 a comment (line), 0 the end. */
+int cs_csv_next(cs_csv_reader *r);
+/* The index of a column of the header, -1 if it has none (or no header yet). */
+int cs_csv_col(const cs_csv_reader *r, const char *name);
+/* Field i of the current row, or NULL if i < 0 or the row is shorter. */
+const char *cs_csv_get(const cs_csv_reader *r, int i);
+void cs_csv_close(cs_csv_reader *r);
+
+/* Median time of (algo, effective bytes) in a bench CSV, or -1. */
+double cs_bench_lookup(const char *path, const char *algo, long bytes);
+/* Column col of (algo, effective bytes) in a bench CSV (the last such row), or -1. */
+double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const char *col);
+
+/* Reads the complete rows of a bench CSV and truncates the file after the
+ * last of them (a row being written when a run was killed is dropped).
+ * Calls fn for each row with its algo and bytes. Returns the number of
+ * rows, or -1 if the file's first line differs from first_line (another
+ * configuration; the file is left alone). A missing file has 0 rows. */
+int cs_bench_scan_rows(const char *path, const char *first_line,
+                       void (*fn)(const char *algo, long bytes, void *), void *ctx);
+
+/* Rep-level times of (coll, algo, bytes) from a samples CSV, up to max; a
+ * later run of the same case (rep 0 again) replaces an earlier one. */
+int cs_bench_read_samples(const char *path, const char *coll, const char *algo, long bytes,
+                          double *t, int max);
+
+/* Parses a comment line of a calibration samples file: 1 the first line
+ * (backend, np, nodes of m), 2 "# library: " (library), 3 a node line
+ * (*node, *ranks, host), 0 another line. */
+int cs_csv_calib_parse(const char *line, cs_calib_meta *m, char *library, size_t liblen, int *node,
+                       int *ranks, char *host, size_t hostlen);
+
+#endif

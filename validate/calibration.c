@@ -1,0 +1,472 @@
+/* The analysis of `collsim calibrate`: samples, fits, printing, the platform
+ * written and its verification (calibration.h, docs/calibrate.md). */
+#include "calibration.h"
+#include "sizes.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "results.h"
+
+/* ---- raw samples ---------------------------------------------------------- */
+
+void cs_calib_samples_free(cs_calib_samples *S) {
+  for (int i = 0; i < CS_CALIB_NSERIES; i++) {
+    free(S->s[i].k);
+    free(S->s[i].x);
+    free(S->s[i].y);
+  }
+  free(S->node_ranks);
+  free(S->node_host);
+  memset(S, 0, sizeof *S);
+}
+
+static int series_add(cs_calib_series *s, double k, double x, double y) {
+  if (s->n == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 256;
+    double *a = realloc(s->k, sizeof(double) * (size_t)cap), *b, *c;
+    if (!a) return -1;
+    s->k = a;
+    if (!(b = realloc(s->x, sizeof(double) * (size_t)cap))) return -1;
+    s->x = b;
+    if (!(c = realloc(s->y, sizeof(double) * (size_t)cap))) return -1;
+    s->y = c;
+    s->cap = cap;
+  }
+  s->k[s->n] = k;
+  s->x[s->n] = x;
+  s->y[s->n] = y;
+  s->n++;
+  return 0;
+}
+
+/* Finds the columns of a calibration samples file in its header; -1 with a
+ * message if one is missing. */
+static int calib_cols(const cs_csv_reader *in, int *col, const char *path) {
+  const cs_csv_schema *sc = cs_csv_schema_of(CS_CSV_CALIB);
+  for (int c = 0; c < CS_CALIB_NCOL; c++)
+    if ((col[c] = cs_csv_col(in, sc->cols[c].name)) < 0) {
+      fprintf(stderr, "collsim calibrate: %s has no column '%s'\n", path, sc->cols[c].name);
+      return -1;
+    }
+  return 0;
+}
+
+/* Reads the driver's CSV (docs/calibrate.md): '#' lines with the layout, a header,
+ * rows kind,pair,k,bytes,rep,time_s; columns are found by name. */
+int cs_calib_read_samples(const char *path, cs_calib_samples *S) {
+  memset(S, 0, sizeof *S);
+  cs_csv_reader in;
+  if (cs_csv_open(&in, path)) {
+    fprintf(stderr, "collsim calibrate: cannot read %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  int col[CS_CALIB_NCOL], have_header = 0, k;
+  while ((k = cs_csv_next(&in)) != 0) {
+    if (k == 2) {
+      cs_calib_meta m;
+      int d, r;
+      char host[64];
+      switch (cs_csv_calib_parse(in.line, &m, S->library, sizeof S->library, &d, &r, host,
+                                 sizeof host)) {
+      case 1:
+        snprintf(S->backend, sizeof S->backend, "%s", m.backend);
+        S->np = m.np;
+        S->nodes = m.nodes;
+        if (S->nodes < 1 || S->nodes > S->np) goto end;
+        S->node_ranks = calloc((size_t)S->nodes, sizeof(int));
+        S->node_host = calloc((size_t)S->nodes, sizeof *S->node_host);
+        if (!S->node_ranks || !S->node_host) goto end;
+        break;
+      case 3:
+        if (S->node_ranks && d >= 0 && d < S->nodes) {
+          S->node_ranks[d] = r;
+          snprintf(S->node_host[d], sizeof S->node_host[d], "%s", host);
+        }
+        break;
+      default: break;
+      }
+      continue;
+    }
+    if (!have_header) {
+      if (calib_cols(&in, col, path)) {
+        cs_csv_close(&in);
+        return -1;
+      }
+      have_header = 1;
+    }
+    const char *kind_s = cs_csv_get(&in, col[CS_CALIB_KIND]),
+               *pair = cs_csv_get(&in, col[CS_CALIB_PAIR]), *ks = cs_csv_get(&in, col[CS_CALIB_K]),
+               *xs = cs_csv_get(&in, col[CS_CALIB_BYTES]),
+               *ys = cs_csv_get(&in, col[CS_CALIB_TIME]);
+    if (!kind_s || !pair || !ks || !xs || !ys || !cs_csv_get(&in, col[CS_CALIB_REP])) continue;
+    int kind = cs_csv_calib_kind_of(kind_s);
+    if (kind < 0) continue; /* a kind of a later version */
+    cs_calib_series *s = &S->s[kind];
+    if (!s->n) snprintf(s->pair, sizeof s->pair, "%s", pair);
+    if (series_add(s, atof(ks), atof(xs), atof(ys))) {
+      fprintf(stderr, "collsim calibrate: out of memory reading %s\n", path);
+      cs_csv_close(&in);
+      return -1;
+    }
+    S->rows++;
+  }
+end:
+  cs_csv_close(&in);
+  if (!have_header && in.nh > 0) {
+    if (calib_cols(&in, col, path)) return -1;
+    have_header = 1;
+  }
+  if (!S->node_ranks || !have_header) {
+    fprintf(stderr, "collsim calibrate: %s lacks the driver's header (was the run cut short?)\n",
+            path);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- fits ----------------------------------------------------------------- */
+
+/* Medians per size, then the relative least-squares line. */
+static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
+  memset(r, 0, sizeof *r);
+  if (s->n == 0) {
+    snprintf(r->err, sizeof r->err, "not measured");
+    return;
+  }
+  double *ok = malloc(sizeof(double) * (size_t)s->n), *ox = malloc(sizeof(double) * (size_t)s->n),
+         *oy = malloc(sizeof(double) * (size_t)s->n);
+  if (!ok || !ox || !oy) {
+    snprintf(r->err, sizeof r->err, "out of memory");
+    goto out;
+  }
+  int g = cs_medians_by_key(s->k, s->x, s->y, s->n, ok, ox, oy, NULL), m = 0;
+  for (int i = 0; i < g; i++) {
+    if (!(oy[i] > 0)) {
+      r->dropped++;
+      continue;
+    }
+    ox[m] = ox[i];
+    oy[m] = oy[i];
+    m++;
+  }
+  r->sizes = m;
+  if (m > 0) r->xmin = ox[0], r->xmax = ox[m - 1];
+  r->ok = cs_fit_linear_rel(ox, oy, m, &r->f, r->err, sizeof r->err) == 0;
+out:
+  free(ok);
+  free(ox);
+  free(oy);
+}
+
+void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A) {
+  memset(A, 0, sizeof *A);
+  fit_series(&S->s[CS_CALIB_PP_INTRA], &A->intra);
+  fit_series(&S->s[CS_CALIB_PP_INTER], &A->inter);
+  fit_series(&S->s[CS_CALIB_REDUCE], &A->reduce);
+  fit_series(&S->s[CS_CALIB_MEMCPY], &A->memcpy);
+  A->flows_inter = S->s[CS_CALIB_FLOW_INTER].n > 0;
+  const cs_calib_series *fs = &S->s[A->flows_inter ? CS_CALIB_FLOW_INTER : CS_CALIB_FLOW_INTRA];
+  if (fs->n == 0) {
+    snprintf(A->flows_err, sizeof A->flows_err, "not measured");
+    return;
+  }
+  /* At most 512 distinct k are kept (more ranks per node than that is unusual). */
+  int n = fs->n;
+  for (int i = 0; i < fs->n; i++)
+    if (fs->k[i] > 512) n = i < n ? i : n;
+  A->flows_ok = cs_fit_flows(fs->k, fs->x, fs->y, n, A->ks, A->rates, A->rate_rms, &A->nk,
+                             &A->flows, A->flows_err, sizeof A->flows_err) == 0;
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+static const char *fmt_bytes(double b, char *buf, size_t len) {
+  if (b >= 1048576 && fmod(b, 1048576) == 0)
+    snprintf(buf, len, "%g MiB", b / 1048576);
+  else if (b >= 1024 && fmod(b, 1024) == 0)
+    snprintf(buf, len, "%g KiB", b / 1024);
+  else
+    snprintf(buf, len, "%g B", b);
+  return buf;
+}
+
+static const char *fmt_resid(const cs_calib_line *r, char *buf, size_t len) {
+  char b[32];
+  snprintf(buf, len, "%.1f%% (max %.0f%% at %s)", 100 * r->f.rms_rel, 100 * r->f.max_rel,
+           fmt_bytes(r->f.x_max_rel, b, sizeof b));
+  return buf;
+}
+
+static double rel_se(double se, double v) { return v != 0 ? 100 * se / fabs(v) : 0; }
+
+static void print_line_pair(FILE *out, const char *an, const char *bn, const cs_calib_line *r,
+                            const char *what) {
+  char res[96], b1[32], b2[32];
+  if (!r->ok) {
+    fprintf(out, "  %-8s %s\n  %-8s %s\n", an, r->err, bn, r->err);
+    return;
+  }
+  fprintf(out, "  %-8s %-12.4g s    +-%.1f%%          residual %s\n", an, r->f.a,
+          rel_se(r->f.se_a, r->f.a), fmt_resid(r, res, sizeof res));
+  fprintf(out, "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  %s, %d sizes %s..%s%s\n", bn, r->f.b,
+          rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes,
+          fmt_bytes(r->xmin, b1, sizeof b1), fmt_bytes(r->xmax, b2, sizeof b2),
+          r->dropped ? " (sizes with a zero median time dropped)" : "");
+}
+
+void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A) {
+  char what[128], res[96];
+  fprintf(out,
+          "fits (least squares on the median of each size, relative-error weights;\n"
+          "      residual = RMS relative residual, +- = standard error):\n");
+  if (S->s[CS_CALIB_PP_INTER].n) {
+    snprintf(what, sizeof what, "ping-pong inter-node, ranks %s", S->s[CS_CALIB_PP_INTER].pair);
+    print_line_pair(out, "alpha", "beta", &A->inter, what);
+  } else {
+    fprintf(out, "  %-8s (none: every rank is on one node, so no inter-node pair exists)\n",
+            "alpha");
+    fprintf(out, "  %-8s (none: idem)\n", "beta");
+  }
+  if (S->s[CS_CALIB_PP_INTRA].n) {
+    snprintf(what, sizeof what, "ping-pong intra-node, ranks %s", S->s[CS_CALIB_PP_INTRA].pair);
+    print_line_pair(out, "alpha_l", "beta_l", &A->intra, what);
+  } else {
+    fprintf(out, "  %-8s (none: node 0 has one rank)\n  %-8s (none)\n", "alpha_l", "beta_l");
+  }
+  const char *where = A->flows_inter ? "inter-node" : "intra-node";
+  if (!A->flows_ok) {
+    fprintf(out, "  %-8s concurrent flows: %s\n", "Rb", A->flows_err);
+  } else {
+    const cs_maxrate_fit *m = &A->flows;
+    fprintf(
+        out,
+        "  %-8s %-12.4g B/s  (%.3g GB/s) %s  residual %.1f%% (max %.0f%%), %s max-rate fit over k = 1..%g\n",
+        "Rb", m->Rb, m->Rb * 1e-9, m->rb_identified ? "" : "(>= RN: not identified)",
+        100 * m->rms_rel, 100 * m->max_rel, where, A->nk ? A->ks[A->nk - 1] : 0);
+    fprintf(out, "    per k (aggregate rate, residual of its line t = a_k + k m / R_k):");
+    for (int i = 0; i < A->nk; i++) {
+      if (i == 8 && A->nk > 10) { /* the first 8 and the last */
+        fprintf(out, ", ...");
+        i = A->nk - 1;
+      }
+      fprintf(out, "%s k=%g %.3g GB/s (%.1f%%)", i ? "," : "", A->ks[i], A->rates[i] * 1e-9,
+              100 * A->rate_rms[i]);
+    }
+    fprintf(out, "\n");
+    if (A->flows_inter)
+      fprintf(out, "  %-8s %-12.4g B/s  (%.3g GB/s) %s; residual: that of Rb (one fit)\n", "RN",
+              m->RN, m->RN * 1e-9,
+              m->rn_reached ? "reached (the rate stops growing with k)"
+                            : "NOT reached by k <= ppn: only a lower bound (= kmax Rb)");
+    else
+      fprintf(out,
+              "  %-8s (none: one node, no inter-node rate exists; the intra-node aggregate rate\n"
+              "           %s %.3g GB/s; the abg platform has no contention and does not use it)\n",
+              "RN", m->rn_reached ? "saturates at" : "was not saturated, >=", m->RN * 1e-9);
+  }
+  for (int g = 0; g < 2; g++) {
+    const cs_calib_line *r = g ? &A->memcpy : &A->reduce;
+    const char *name = g ? "gamma_mc" : "gamma";
+    if (!r->ok) {
+      fprintf(out, "  %-8s %s: %s\n", name, g ? "memcpy" : "MPI_Reduce_local", r->err);
+      continue;
+    }
+    fprintf(
+        out,
+        "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  residual %s, %s, %d sizes, call overhead %.3g s%s\n",
+        name, r->f.b, rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, fmt_resid(r, res, sizeof res),
+        g ? "memcpy" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
+        g ? "" : "  <- used as gamma");
+  }
+}
+
+/* Text safe inside an XML comment: no "--", no '<', '>' or '&' surprises. */
+static void comment_safe(char *s) {
+  for (char *p = s; *p; p++) {
+    if (*p == '-' && p[1] == '-') p[1] = '=';
+    if (*p == '<' || *p == '>' || *p == '&') *p = '_';
+  }
+}
+
+/* SMPI charges alpha + beta (m + 16) for an m-byte message (CS_SMPI_ENVELOPE):
+ * the fitted intercept a (at m = 0) becomes the platform's a - 16 beta. */
+static double envelope_alpha(double a, double beta) {
+  double x = a - CS_SMPI_ENVELOPE * beta;
+  return x > 0 ? x : 0;
+}
+
+int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A,
+                             cs_calib_platform *C) {
+  char err[256];
+  size_t nl = 0;
+  C->note[0] = '\0';
+#define NOTE(...) \
+  nl += (size_t)snprintf(C->note + nl, nl < sizeof C->note ? sizeof C->note - nl : 0, __VA_ARGS__)
+  if (!A->reduce.ok || !(A->reduce.f.b > 0)) {
+    fprintf(stderr, "collsim calibrate: no gamma: %s\n",
+            A->reduce.ok ? "non-positive slope" : A->reduce.err);
+    return -1;
+  }
+  double gamma = A->reduce.f.b;
+  if (S->nodes == 1) {
+    if (!A->intra.ok || !(A->intra.f.b > 0)) {
+      fprintf(stderr, "collsim calibrate: no intra-node alpha/beta: %s\n",
+              A->intra.ok ? "non-positive slope" : A->intra.err);
+      return -1;
+    }
+    if (cs_platform_init("abg", &C->pl, err, sizeof err)) goto bad;
+    C->pl.np = S->np;
+    C->pl.beta = A->intra.f.b;
+    C->pl.alpha = envelope_alpha(A->intra.f.a, A->intra.f.b);
+    C->pl.gamma = gamma;
+    NOTE(
+        "abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n"
+        "alpha reduced by 16 beta for SMPI's 16-byte envelope; no contention is modelled;\n"
+        "gamma = MPI_Reduce_local fit.\n");
+  } else {
+    if (!A->inter.ok || !(A->inter.f.b > 0)) {
+      fprintf(stderr, "collsim calibrate: no inter-node alpha/beta: %s\n",
+              A->inter.ok ? "non-positive slope" : A->inter.err);
+      return -1;
+    }
+    if (cs_platform_init("maxrate", &C->pl, err, sizeof err)) goto bad;
+    int ppn = 0, uneven = 0;
+    for (int d = 0; d < S->nodes; d++) {
+      if (S->node_ranks[d] > ppn) ppn = S->node_ranks[d];
+      if (S->node_ranks[d] != S->node_ranks[0]) uneven = 1;
+    }
+    C->pl.nodes = S->nodes;
+    C->pl.ppn = ppn;
+    C->pl.gamma = gamma;
+    NOTE("maxrate (%d nodes measured)%s:\n", S->nodes,
+         uneven ? "; ranks per node differ, ppn = the largest" : "");
+    if (A->flows_ok && A->flows_inter) {
+      C->pl.Rb = A->flows.Rb;
+      C->pl.RN = A->flows.RN;
+      NOTE("Rb, RN = max-rate fit of the concurrent flows%s%s;\n",
+           A->flows.rn_reached ? "" : " (RN not reached: RN = kmax Rb, a lower bound)",
+           A->flows.rb_identified ? "" : " (Rb not identified: set to RN)");
+    } else {
+      C->pl.Rb = C->pl.RN = 1 / A->inter.f.b;
+      NOTE("Rb = RN = 1/beta of the inter-node ping-pong (flows: %s);\n", A->flows_err);
+    }
+    double beta = 1 / (C->pl.Rb < C->pl.RN ? C->pl.Rb : C->pl.RN);
+    C->pl.alpha = envelope_alpha(A->inter.f.a, beta);
+    NOTE("alpha = inter-node ping-pong intercept - 16 / min(Rb, RN) (SMPI's envelope);\n");
+    if (A->intra.ok && A->intra.f.b > 0) {
+      C->pl.beta_l = A->intra.f.b;
+      C->pl.alpha_l = envelope_alpha(A->intra.f.a, A->intra.f.b);
+      NOTE("alpha_l, beta_l = intra-node ping-pong fit (alpha_l - 16 beta_l);\n");
+    } else {
+      C->pl.beta_l = A->inter.f.b;
+      C->pl.alpha_l = C->pl.alpha;
+      NOTE("alpha_l, beta_l: no intra-node pair measured, copied from alpha, beta;\n");
+    }
+    NOTE("gamma = MPI_Reduce_local fit.\n");
+  }
+#undef NOTE
+  if (cs_platform_check(&C->pl, err, sizeof err)) goto bad;
+  return 0;
+bad:
+  fprintf(stderr, "collsim calibrate: platform: %s\n", err);
+  return -1;
+}
+
+int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_calib_samples *S,
+                            const cs_calib_analysis *A, const cs_calib_platform *C,
+                            const char *samples_path, double seconds) {
+  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
+  if (!f || !h) {
+    fprintf(stderr, "collsim calibrate: cannot write %s: %s\n", !f ? xml : hostfile,
+            strerror(errno));
+    if (f) fclose(f);
+    if (h) fclose(h);
+    return -1;
+  }
+  char text[8192], when[64];
+  size_t n = 0;
+  time_t now = time(NULL);
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", localtime(&now));
+#define ADD(...) n += (size_t)snprintf(text + n, n < sizeof text ? sizeof text - n : 0, __VA_ARGS__)
+  ADD("collsim calibrate, %s: %d ranks on %d node%s (node 0: %s), backend %s,\n%s; measuring took %.1f s.\n",
+      when, S->np, S->nodes, S->nodes == 1 ? "" : "s", S->node_host[0], S->backend, S->library,
+      seconds);
+  ADD("Raw samples: %s\nFits (relative-error least squares on per-size medians; res = RMS relative residual):\n",
+      samples_path);
+  const cs_calib_line *L[4] = {&A->inter, &A->intra, &A->reduce, &A->memcpy};
+  const char *names[4][2] = {{"alpha", "beta"},
+                             {"alpha_l", "beta_l"},
+                             {"gamma call overhead", "gamma"},
+                             {"memcpy call overhead", "gamma_memcpy"}};
+  for (int i = 0; i < 4; i++)
+    if (L[i]->ok)
+      ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes\n", names[i][0], L[i]->f.a,
+          names[i][1], L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
+  if (A->flows_ok)
+    ADD("  %s flows: Rb = %.6g B/s, RN = %.6g B/s%s, res %.2f%%, k = 1..%g\n",
+        A->flows_inter ? "inter-node" : "intra-node", A->flows.Rb, A->flows.RN,
+        A->flows.rn_reached ? "" : " (not reached, lower bound)", 100 * A->flows.rms_rel,
+        A->nk ? A->ks[A->nk - 1] : 0);
+  ADD("Platform: %s", C->note);
+#undef ADD
+  comment_safe(text);
+  fprintf(f, "<!--\n%s-->\n", text);
+  int rc = cs_platform_write(f, h, &C->pl);
+  if (fclose(f)) rc = -1;
+  if (fclose(h)) rc = -1;
+  if (rc) fprintf(stderr, "collsim calibrate: writing %s or %s failed\n", xml, hostfile);
+  return rc;
+}
+
+/* ---- verification: the written platform, measured under smpirun ------------------ */
+
+static double rel_diff(double got, double want) {
+  return want != 0 ? fabs(got - want) / fabs(want) : fabs(got);
+}
+
+double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
+                       const cs_platform *pl) {
+  cs_calib_samples V;
+  if (cs_calib_read_samples(samples_path, &V)) return -1;
+  cs_calib_analysis B;
+  cs_calib_analyze(&V, &B);
+  double worst = 0;
+  int checks = 0;
+  fprintf(out, "verify: the same driver under smpirun on %s (%d ranks):\n", xml, pl->np);
+#define CHECK(name, got, want)                                                                  \
+  do {                                                                                          \
+    double d_ = rel_diff(got, want);                                                            \
+    fprintf(out, "  %-8s simulated %-12.6g platform %-12.6g rel. diff %.2g\n", name, got, want, \
+            d_);                                                                                \
+    if (d_ > worst) worst = d_;                                                                 \
+    checks++;                                                                                   \
+  } while (0)
+  /* Every host of the written files is a node of its own (abg) or named node<N>-<j>
+   * (maxrate), so rank 0's partner of the ping-pong is always on another node. */
+  const cs_calib_line *pp = &B.inter;
+  if (pp->ok) {
+    CHECK("alpha", pp->f.a, pl->alpha + CS_SMPI_ENVELOPE * pl->beta);
+    CHECK("beta", pp->f.b, pl->beta);
+  }
+  if (pl->kind != CS_PLAT_ABG && B.intra.ok) {
+    CHECK("alpha_l", B.intra.f.a, pl->alpha_l + CS_SMPI_ENVELOPE * pl->beta_l);
+    CHECK("beta_l", B.intra.f.b, pl->beta_l);
+  }
+  if (pl->kind != CS_PLAT_ABG && B.flows_ok && B.flows_inter) {
+    CHECK("Rb", B.flows.Rb, pl->Rb);
+    if (B.flows.rn_reached) CHECK("RN", B.flows.RN, pl->RN);
+  }
+  if (B.reduce.ok) CHECK("gamma", B.reduce.f.b, pl->gamma);
+#undef CHECK
+  cs_calib_samples_free(&V);
+  if (checks == 0) {
+    fprintf(out, "  nothing could be compared\n");
+    return -1;
+  }
+  return worst;
+}

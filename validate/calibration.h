@@ -1,0 +1,76 @@
+/* The analysis of `collsim calibrate` (docs/calibrate.md): the driver's raw
+ * samples read back, fitted (calibfit.h), printed, turned into a platform
+ * (platforms/platgen.h) and compared with a re-measurement of that platform.
+ * No MPI: cli/calibrate.c runs the driver and calls these. */
+#ifndef COLLSIM_CALIBRATION_H
+#define COLLSIM_CALIBRATION_H
+
+#include <stdio.h>
+
+#include "calibfit.h"
+#include "platgen.h"
+#include "results.h"
+
+typedef struct {
+  int n, cap;
+  double *k, *x, *y;
+  char pair[32];
+} cs_calib_series;
+
+typedef struct {
+  char backend[16], library[256];
+  int np, nodes;
+  int *node_ranks; /* ranks per node */
+  char (*node_host)[64];
+  long rows;
+  cs_calib_series s[CS_CALIB_NSERIES];
+} cs_calib_samples;
+
+typedef struct {
+  int ok;
+  cs_linfit f;
+  int sizes; /* distinct sizes fitted */
+  double xmin, xmax;
+  int dropped; /* sizes whose median time was not > 0 */
+  char err[256];
+} cs_calib_line;
+
+typedef struct {
+  cs_calib_line intra, inter, reduce, memcpy;
+  int flows_ok, flows_inter, nk;
+  cs_maxrate_fit flows;
+  double ks[512], rates[512], rate_rms[512];
+  char flows_err[256];
+} cs_calib_analysis;
+
+/* A platform chosen from the fits, and how each parameter was chosen. */
+typedef struct {
+  cs_platform pl;
+  char note[1024]; /* how each parameter was chosen */
+} cs_calib_platform;
+
+/* Reads the driver's samples file; 0, or -1 with a message. */
+int cs_calib_read_samples(const char *path, cs_calib_samples *S);
+void cs_calib_samples_free(cs_calib_samples *S);
+
+/* Fits every series of S (a failed fit says why in its err). */
+void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A);
+/* Prints every fitted figure with its residual. */
+void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A);
+
+/* abg on one node, maxrate on several; 0, or -1 with a message. */
+int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A,
+                             cs_calib_platform *C);
+/* Writes the platform (its XML opens with a comment on the fits) and its hostfile. */
+int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_calib_samples *S,
+                            const cs_calib_analysis *A, const cs_calib_platform *C,
+                            const char *samples_path, double seconds);
+
+/* Compares the figures fitted to a re-measurement of platform xml (samples at
+ * samples_path) with the parameters pl it was written from (an m-byte message
+ * of SMPI costs alpha + beta (m + 16), so the fitted intercept is alpha + 16
+ * beta), printing each. Returns the largest relative difference, or -1 if
+ * nothing could be compared. */
+double cs_calib_verify(FILE *out, const char *samples_path, const char *xml, const cs_platform *pl);
+
+#endif
