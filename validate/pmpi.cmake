@@ -10,6 +10,7 @@ find_package(Threads REQUIRED)
 
 file(GLOB COLLSIM_PMPI_KERNELS ${CMAKE_SOURCE_DIR}/algos/local.c ${CMAKE_SOURCE_DIR}/algos/dispatch.c
      ${CMAKE_SOURCE_DIR}/algos/registry.c ${CMAKE_SOURCE_DIR}/algos/sched.c
+     ${CMAKE_SOURCE_DIR}/algos/topo.c ${CMAKE_SOURCE_DIR}/algos/ctx.c
      ${CMAKE_SOURCE_DIR}/algos/*/*.c)
 
 add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/validate/pmpi.c ${COLLSIM_PMPI_KERNELS})

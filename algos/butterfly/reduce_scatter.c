@@ -31,8 +31,10 @@ static void survivors_range(const cs_bfly *bf, const cs_layout *l, int a, int b,
   *end = cs_ldispl(l, hi2 - 1) + cs_lcount(l, hi2 - 1);
 }
 
-int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_butterfly(const void *in, void *out, const cs_layout *l,
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace,
+                                      const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -96,17 +98,18 @@ int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
 }
 
 int cs_reduce_scatter_block_butterfly(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                      const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_butterfly(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }
 
 int cs_reduce_scatter_butterfly(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -114,8 +117,8 @@ int cs_reduce_scatter_butterfly(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc =
-      cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
+  int rc = cs_piece_reduce_scatter_butterfly(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                             inplace, ctx);
   free(displs);
   return rc;
 }

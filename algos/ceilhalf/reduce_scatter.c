@@ -24,8 +24,9 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                    MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                     MPI_Op op, MPI_Comm comm, int inplace, const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -95,17 +96,17 @@ int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *
 }
 
 int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int recvcount,
-                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                         inplace);
+  return cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                          inplace, ctx);
 }
 
 int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -113,8 +114,8 @@ int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int rec
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                           inplace);
+  int rc = cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                            inplace, ctx);
   free(displs);
   return rc;
 }

@@ -27,8 +27,10 @@
 /* Reduce-scatter of the input in (layout l, block b at displ(b)) into out,
  * which receives the own block (count(r) elements). in may equal out's
  * buffer (MPI_IN_PLACE): the input is read before out is written. */
-int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout *l,
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace,
+                                      const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -145,17 +147,18 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
 }
 
 int cs_reduce_scatter_block_circulant(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                      const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }
 
 int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -163,18 +166,18 @@ int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc =
-      cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
+  int rc = cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                             inplace, ctx);
   free(displs);
   return rc;
 }
 
 int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        int root, MPI_Comm comm) {
+                        int root, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_single(p, root, count);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }

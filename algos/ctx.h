@@ -1,0 +1,85 @@
+/* The kernel context: what a kernel knows about the processes of its
+ * communicator besides their ranks (the way Open MPI passes its coll module
+ * and MPICH caches comm->node_comm).
+ *
+ * Accepts: any intracommunicator. The context is created collectively on
+ * the first cs_ctx_get() of a communicator, cached on it as an attribute and
+ * freed with it (MPI_Comm_free, or MPI_Finalize for the predefined ones).
+ *
+ * Node identity, in this order:
+ *   1. COLLSIM_VNODE=n (n >= 1) in the environment: virtual nodes of n
+ *      consecutive ranks of MPI_COMM_WORLD (world rank w is on node w / n), so
+ *      that the multi-node code paths run under mpirun on one machine (and
+ *      under smpirun on any platform). Every process must see the same value.
+ *   2. Otherwise MPI_Get_processor_name: collsim's SimGrid hosts "node<N>-<j>"
+ *      and "node<N>" are on node N (algos/topo.h); any other name is a host
+ *      name, and processes with the same name share a node (grouped by a
+ *      hash; two different names with the same hash are detected with a
+ *      second hash, and the communicator then counts as not regular).
+ *
+ * Regular: every node holds the same number n of the communicator's
+ * processes, and each node's processes have consecutive ranks (node b holds
+ * ranks b n .. b n + n - 1). Then nodecomm holds the n processes of my node
+ * (ordered by rank), lanecomm the nnodes processes with my local rank
+ * (ordered by node), node = rank / n, local = rank mod n, ppn = n. If the
+ * communicator is not regular, the decompositions must still be correct,
+ * so, as in Traff and Hunold's multi-lane collectives: nodecomm is
+ * MPI_COMM_SELF, lanecomm a duplicate of comm, node = rank, local = 0,
+ * nnodes = p, ppn = 1. found_nodes, min_ppn and max_ppn say what was found
+ * in either case.
+ *
+ * Cost: creation calls only MPI_Comm_size/rank, MPI_Get_processor_name,
+ * MPI_Comm_split (one: the node communicator), MPI_Allreduce (three, on
+ * integers with MIN/MAX/SUM; one on the node communicator) and the
+ * attribute functions. The lane communicator (one more MPI_Comm_split, or an
+ * MPI_Comm_dup) is made on the first cs_ctx_lanecomm() call, which is
+ * collective over comm: a kernel that needs it calls it on every process,
+ * and a driver that times such a kernel calls cs_ctx_prepare(comm,
+ * CS_CTX_LANES) before timing. In simulation every one of these calls costs
+ * simulated time, so drivers create the context before anything is timed.
+ *
+ * Limitations: intercommunicators are not supported (MPI_ERR_COMM). The
+ * context describes the communicator at creation time; COLLSIM_VNODE is read
+ * then. Threads: as MPI attribute caching (no locking of our own).
+ */
+#ifndef COLLSIM_CTX_H
+#define COLLSIM_CTX_H
+
+#include <mpi.h>
+
+typedef struct cs_ctx {
+  MPI_Comm comm;     /* the communicator the context belongs to */
+  MPI_Comm nodecomm; /* processes of my node (MPI_COMM_SELF if not regular) */
+  MPI_Comm lanecomm; /* one process per node, same local rank; MPI_COMM_NULL until
+                        cs_ctx_lanecomm() made it (a duplicate of comm if not regular) */
+  int rank, size;    /* in comm */
+  int node, local;   /* my node (0 .. nnodes-1) and my rank on it */
+  int nnodes, ppn;   /* nodes and processes per node, as the decompositions see them */
+  int regular;       /* 1: same ppn on every node, consecutive ranks */
+  /* What was found, also when not regular: distinct nodes, the smallest and
+   * largest number of processes of comm on one node, and whether node
+   * identity came from COLLSIM_VNODE (vnode > 0: its value) or names. */
+  int found_nodes, min_ppn, max_ppn, vnode;
+  /* Private: the node communicator from MPI_Comm_split (freed with the
+   * context), the hash check result. */
+  MPI_Comm split_;
+} cs_ctx;
+
+/* The cached context of comm, created (collectively) on first use.
+ * Returns MPI_SUCCESS or the error of the MPI call that failed. */
+int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx);
+
+/* The lane communicator of ctx, created (collectively over ctx->comm) on
+ * first use; the context keeps and frees it. */
+int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm);
+
+/* What a driver creates before timing: the context and, with CS_CTX_LANES,
+ * the lane communicator. */
+enum { CS_CTX_TOPOLOGY = 0, CS_CTX_LANES = 1 };
+int cs_ctx_prepare(MPI_Comm comm, int what);
+
+/* The processes per virtual node given by COLLSIM_VNODE, 0 if unset; -1 and
+ * a message on stderr (once) if set to something other than a number >= 1. */
+int cs_ctx_vnode_env(void);
+
+#endif
