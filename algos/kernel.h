@@ -11,6 +11,15 @@
 #include "ctx.h"
 #include "sched.h"
 
+/* Counts. Inside kernels element counts and byte totals are long (or
+ * MPI_Aint); every helper that hands a count to MPI, which takes an int
+ * (cs_view_*, cs_sendrecv, cs_copy, cs_reduce_local), refuses a count above
+ * INT_MAX with MPI_ERR_COUNT and one line on stderr naming it, instead of
+ * truncating it. cs_count_ok is that check; what names the operation. */
+int cs_count_ok(long count, const char *what);
+/* Set by tests that provoke the refusal on purpose: no message. */
+extern int cs_count_quiet;
+
 /* Message tag of all collsim kernels (one collective at a time per
  * communicator, as MPI requires for blocking collectives). */
 #define CS_TAG 7411
@@ -33,19 +42,19 @@ extern int cs_shared_buffers;
 extern double cs_reduced_bytes, cs_copied_bytes;
 
 /* inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local). */
-int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+int cs_reduce_local(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op);
 
 /* The same for many small blocks in a row: the gamma charge of the bytes is
  * added to *pending and charged at once by cs_charge_pending (in
  * simulation one charge is one simulator call, and thousands of 128-byte
  * blocks per rank made the charges dominate the wall time). */
-int cs_reduce_local_deferred(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op,
+int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op,
                              double *pending);
 void cs_charge_pending(double *pending);
 
 /* Type-correct local copy of scount elements of stype into rcount elements
  * of rtype (type signatures must match, as for a message). */
-int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rcount,
             MPI_Datatype rtype);
 
 /* A temporary buffer that can hold count elements of dt laid out as in a
@@ -98,8 +107,8 @@ void cs_view_free(cs_view *v);
 
 /* Exchange with MPI_Sendrecv; a zero-sized side talks to MPI_PROC_NULL so
  * that no message is sent at all. */
-int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf, int rcount,
-                MPI_Datatype rtype, int src, MPI_Comm comm);
+int cs_sendrecv(const void *sbuf, long scount, MPI_Datatype stype, int dest, void *rbuf,
+                long rcount, MPI_Datatype rtype, int src, MPI_Comm comm);
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm);
 
 /* Circulant gather to root (algos/circulant/rooted.c); block: bytes per

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../algos/collsim.h"
+#include "../algos/kernel.h"
 #include "../algos/sched.h"
 #include "driver.h"
 
@@ -638,6 +639,38 @@ static int check_context(MPI_Comm comm, int ppn, const char *kind) {
   return what[0] != 0;
 }
 
+/* ---- counts that cannot overflow silently ------------------------------- */
+
+/* The helpers that hand counts to MPI must refuse a total above INT_MAX
+ * (MPI_ERR_COUNT) instead of truncating it, without touching memory: an
+ * allgather whose p blocks add up to 2^31 elements, a wrapped range given as
+ * an hindexed type, a message and a local copy. No 2 GiB is allocated: the
+ * refusals come before any access. Returns 1 if a guard is missing. */
+static int check_count_guards(void) {
+  char small[16];
+  cs_view v;
+  int bad = 0;
+  cs_count_quiet = 1;
+  cs_layout big = cs_layout_regular(4, (1L << 29) + 1); /* 4 blocks: 2^31 + 4 elements */
+  cs_layout ok = cs_layout_regular(4, 1000);
+  if (cs_view_range(&v, small, MPI_BYTE, &big, 0, 4) != MPI_ERR_COUNT) bad |= 1;
+  if (cs_view_range(&v, small, MPI_BYTE, &big, 3, 4) != MPI_ERR_COUNT) bad |= 2; /* wraps */
+  if (cs_view_range(&v, small, MPI_BYTE, &ok, 0, 4) != MPI_SUCCESS || v.count != 4000) bad |= 4;
+  cs_view_free(&v);
+  if (cs_sendrecv(small, (long)INT_MAX + 1, MPI_BYTE, 0, small, 0, MPI_BYTE, 0, MPI_COMM_SELF) !=
+      MPI_ERR_COUNT)
+    bad |= 8;
+  if (cs_copy(small, 1L << 31, MPI_BYTE, small + 8, 1L << 31, MPI_BYTE) != MPI_ERR_COUNT) bad |= 16;
+  if (cs_reduce_local(small, small + 8, 1L << 31, MPI_BYTE, MPI_BOR) != MPI_ERR_COUNT) bad |= 32;
+  cs_count_quiet = 0;
+  if (bad)
+    printf(
+        "FAIL count guards: a count above INT_MAX was not refused with MPI_ERR_COUNT "
+        "(mask %d: 1 view, 2 wrapped view, 4 small view, 8 message, 16 copy, 32 reduction)\n",
+        bad);
+  return bad != 0;
+}
+
 /* ---- option parsing and the case loops -------------------------------- */
 
 /* Parses a count expression: a number, or p, p-1, p+1, p/2, 2p ... */
@@ -788,6 +821,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
     /* The kernel context first (it costs simulated time), with the lane
      * communicator, then the check that it sees the nodes. */
     note(&ty, check_context(cc, expect_ppn, kitems[ki]));
+    note(&ty, ki == 0 && r == 0 ? check_count_guards() : 0);
     for (int ci = 0; ci < CS_NCOLL; ci++) {
       int want = all_colls;
       for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);

@@ -25,7 +25,7 @@ int cs_piece_allgatherv_butterfly(const void *sendbuf, int scount, MPI_Datatype 
   MPI_Aint ext = cs_extent(dt);
   char *rb = recvbuf;
   if (sendbuf != MPI_IN_PLACE)
-    CS_CHECK(cs_copy(sendbuf, scount, stype, rb + cs_ldispl(l, r) * ext, (int)cs_lcount(l, r), dt));
+    CS_CHECK(cs_copy(sendbuf, scount, stype, rb + cs_ldispl(l, r) * ext, cs_lcount(l, r), dt));
   if (p == 1) return MPI_SUCCESS;
   cs_bfly bf;
   cs_bfly_init(&bf, p);

@@ -33,8 +33,7 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
   MPI_Aint ext = cs_extent(dt);
   long own_n = cs_lcount(l, r);
 #define VBLOCK(b) ((const char *)in + cs_ldispl(l, (b)) * ext)
-  if (p == 1)
-    return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), (int)own_n, dt, out, (int)own_n, dt);
+  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), own_n, dt, out, own_n, dt);
 
   int q = cs_ceil_log2(p), hi = p - p / 2; /* ceil(p/2) */
   /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. */
@@ -62,28 +61,28 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
       cs_view sv;
       rc = cs_view_range(&sv, (void *)in, dt, l, r + s, n);
       if (rc != MPI_SUCCESS) break;
-      rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, (int)rn, dt, from, comm);
+      rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, rn, dt, from, comm);
       cs_view_free(&sv);
       /* R[i] = T[i] + V[r+i] for i < n, and R[s-1] = V[r+s-1] if n < s. */
       double pending = 0; /* one charge for the n blocks (the model's unit) */
       for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
         rc = cs_reduce_local_deferred(VBLOCK((r + i) % p), dst + off[i] * ext,
-                                      (int)cs_lcount(l, (r + i) % p), dt, op, &pending);
+                                      cs_lcount(l, (r + i) % p), dt, op, &pending);
       cs_charge_pending(&pending);
       if (rc == MPI_SUCCESS && n < s) {
         int b = (r + s - 1) % p;
-        rc = cs_copy(VBLOCK(b), (int)cs_lcount(l, b), dt, RAT(s - 1), (int)cs_lcount(l, b), dt);
+        rc = cs_copy(VBLOCK(b), cs_lcount(l, b), dt, RAT(s - 1), cs_lcount(l, b), dt);
       }
       if (last && rc == MPI_SUCCESS && dst != (char *)out)
-        rc = cs_copy(dst, (int)own_n, dt, out, (int)own_n, dt);
+        rc = cs_copy(dst, own_n, dt, out, own_n, dt);
     } else {
-      rc = cs_sendrecv(RAT(s), (int)(off[sp] - off[s]), dt, to, dst, (int)rn, dt, from, comm);
+      rc = cs_sendrecv(RAT(s), (off[sp] - off[s]), dt, to, dst, rn, dt, from, comm);
       if (rc != MPI_SUCCESS) break;
       if (dst == (char *)out) {
-        rc = cs_reduce_local(R.buf, out, (int)own_n, dt, op);
+        rc = cs_reduce_local(R.buf, out, own_n, dt, op);
       } else {
-        rc = cs_reduce_local(T.buf, R.buf, (int)rn, dt, op);
-        if (rc == MPI_SUCCESS && last) rc = cs_copy(R.buf, (int)own_n, dt, out, (int)own_n, dt);
+        rc = cs_reduce_local(T.buf, R.buf, rn, dt, op);
+        if (rc == MPI_SUCCESS && last) rc = cs_copy(R.buf, own_n, dt, out, own_n, dt);
       }
     }
   }

@@ -28,7 +28,7 @@ int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void 
   MPI_Comm_rank(comm, &r);
   long own_n = cs_lcount(l, r);
   char *own_place = (char *)recvbuf + cs_ldispl(l, r) * cs_extent(dt);
-  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, scount, stype, own_place, (int)own_n, dt));
+  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, scount, stype, own_place, own_n, dt));
   if (p == 1) return MPI_SUCCESS;
   cs_circ c;
   cs_circ_init(&c, p);

@@ -38,8 +38,7 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   long own_n = cs_lcount(l, r);
   const char *own_in = (const char *)in + cs_ldispl(l, r) * ext;
   if (p == 1)
-    return inplace && own_in == out ? MPI_SUCCESS
-                                    : cs_copy(own_in, (int)own_n, dt, out, (int)own_n, dt);
+    return inplace && own_in == out ? MPI_SUCCESS : cs_copy(own_in, own_n, dt, out, own_n, dt);
 
   cs_circ c;
   cs_circ_init(&c, p);
@@ -114,15 +113,14 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   }
   /* Add the own input where it is due: to the own block, and to the blocks
    * of rounds with e_k = 0. */
-  if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, (int)own_n, dt, op);
+  if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, own_n, dt, op);
   for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
     int n = 1 << (c.q - 1 - k);
     double pending = 0; /* one charge per segment (the model's unit) */
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++, j++)
       if (!c.e[k])
         rc = cs_reduce_local_deferred((const char *)in + cs_ldispl(l, blk[j]) * ext,
-                                      pbuf + off[j] * ext, (int)cs_lcount(l, blk[j]), dt, op,
-                                      &pending);
+                                      pbuf + off[j] * ext, cs_lcount(l, blk[j]), dt, op, &pending);
     cs_charge_pending(&pending);
   }
   /* Rounds 1 .. q-1: send the segment of round k, receive [own, segments
@@ -130,14 +128,14 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
     int n = 1 << (c.q - 1 - k);
     long seg = off[j + n] - off[j], tail = part_n - off[j + n];
-    rc = cs_sendrecv(pbuf + off[j] * ext, (int)seg, dt, cs_mod(r - c.d[k], p), temp.buf,
-                     (int)(own_n + tail), dt, cs_mod(r + c.d[k], p), comm);
-    if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, (int)own_n, dt, op);
+    rc = cs_sendrecv(pbuf + off[j] * ext, seg, dt, cs_mod(r - c.d[k], p), temp.buf, (own_n + tail),
+                     dt, cs_mod(r + c.d[k], p), comm);
+    if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, own_n, dt, op);
     if (rc == MPI_SUCCESS)
-      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, (int)tail, dt, op);
+      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, tail, dt, op);
     j += n;
   }
-  if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, (int)own_n, dt, out, (int)own_n, dt);
+  if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, own_n, dt, out, own_n, dt);
   cs_tmp_free(&part);
   cs_tmp_free(&temp);
   free(rel);

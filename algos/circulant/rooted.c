@@ -63,7 +63,7 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
     MPI_Aint ext = cs_extent(rtype);
     if (sendbuf != MPI_IN_PLACE)
       CS_CHECK(cs_copy(sendbuf, scount, stype, (char *)recvbuf + cs_ldispl(l, r) * ext,
-                       (int)cs_lcount(l, r), rtype));
+                       cs_lcount(l, r), rtype));
     for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
       int from = (r + c.d[k]) % p;
       if (block == -1) {
@@ -90,7 +90,7 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
   } else {
     rc = pbuf_reserve(&b, own);
     /* A packed copy of the own block is local work like any other copy. */
-    if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, (int)own, MPI_BYTE);
+    if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, own, MPI_BYTE);
   }
   b.len = own;
   for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
@@ -109,8 +109,8 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
     }
     if (rc == MPI_SUCCESS) rc = pbuf_reserve(&b, b.len + rn);
     if (rc == MPI_SUCCESS)
-      rc = cs_sendrecv(b.buf + sfrom, (int)sn, MPI_PACKED, to, b.buf + b.len, (int)rn, MPI_PACKED,
-                       from, comm);
+      rc =
+          cs_sendrecv(b.buf + sfrom, sn, MPI_PACKED, to, b.buf + b.len, rn, MPI_PACKED, from, comm);
     b.len += rn;
   }
   free(b.buf);
@@ -178,7 +178,7 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
     }
     free(hdr);
     if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype), (int)cs_lcount(l, r),
+      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype), cs_lcount(l, r),
                    stype, recvbuf, rcount, rtype);
     return rc;
   }
@@ -211,11 +211,11 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
     }
     long rn = recvs ? off[c.skips[k]] - off[rfirst] : 0;
     long sn = sends ? off[c.skips[k + 1]] - off[c.skips[k]] : 0;
-    rc = cs_sendrecv(b.buf + (sends ? off[c.skips[k]] : 0), (int)sn, MPI_PACKED, to,
-                     b.buf + (recvs ? off[rfirst] : 0), (int)rn, MPI_PACKED, from, comm);
+    rc = cs_sendrecv(b.buf + (sends ? off[c.skips[k]] : 0), sn, MPI_PACKED, to,
+                     b.buf + (recvs ? off[rfirst] : 0), rn, MPI_PACKED, from, comm);
   }
   /* Unpack the own block, rel 0. */
-  if (rc == MPI_SUCCESS) rc = cs_copy(b.buf, (int)own, MPI_BYTE, recvbuf, rcount, rtype);
+  if (rc == MPI_SUCCESS) rc = cs_copy(b.buf, own, MPI_BYTE, recvbuf, rcount, rtype);
   free(b.buf);
   free(bs);
   free(off);
