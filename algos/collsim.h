@@ -83,5 +83,9 @@ int cs_compose_reduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf,
 /* Checks that every composition row's parts name registered pieces; prints
  * one line per bad row to f (if not NULL) and returns their number. */
 int cs_compose_verify(FILE *f);
+/* The same for the whole registry: every row has a kernel or parts that
+ * resolve (kernels are weak references in the dispatcher's table, so a
+ * missing one is found here, not by the linker). */
+int cs_dispatch_verify(FILE *f);
 
 #endif

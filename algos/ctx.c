@@ -25,7 +25,7 @@ static int ctx_delete(MPI_Comm comm, int key, void *val, void *extra) {
   (void)comm, (void)key, (void)extra;
   cs_ctx *c = val;
   if (c->lanecomm != MPI_COMM_NULL) MPI_Comm_free(&c->lanecomm);
-  if (c->split_ != MPI_COMM_NULL) MPI_Comm_free(&c->split_);
+  if (c->nodecomm != MPI_COMM_NULL && c->nodecomm != MPI_COMM_SELF) MPI_Comm_free(&c->nodecomm);
   free(c);
   return MPI_SUCCESS;
 }
@@ -77,24 +77,27 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   cs_ctx *c = calloc(1, sizeof *c);
   if (!c) return MPI_ERR_NO_MEM;
   c->comm = comm;
-  c->nodecomm = MPI_COMM_SELF;
+  c->nodecomm = MPI_COMM_NULL;
   c->lanecomm = MPI_COMM_NULL;
-  c->split_ = MPI_COMM_NULL;
+  MPI_Comm split = MPI_COMM_NULL;
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_rank(comm, &c->rank);
   int key = 0, check = 0, rc = node_key(c, &key, &check);
-  /* The processes of my node, in rank order. */
-  if (rc == MPI_SUCCESS) rc = MPI_Comm_split(comm, key, c->rank, &c->split_);
+  /* The processes of my node, in rank order. This communicator only serves
+   * to learn the topology and is freed below: under SMPI every communicator
+   * costs each process memory proportional to the number of processes of
+   * the job, so nodecomm is made again only when a kernel asks for it. */
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_split(comm, key, c->rank, &split);
   int n = 1, local = 0;
   if (rc == MPI_SUCCESS) {
-    MPI_Comm_size(c->split_, &n);
-    MPI_Comm_rank(c->split_, &local);
+    MPI_Comm_size(split, &n);
+    MPI_Comm_rank(split, &local);
   }
   /* On the node: do all names agree (no hash collision), and which rank
    * comes first (the node is consecutive iff each process sits at
    * first + local)? */
   int in[3] = {check, -check, -c->rank}, nodewide[3] = {0, 0, 0};
-  if (rc == MPI_SUCCESS) rc = MPI_Allreduce(in, nodewide, 3, MPI_INT, MPI_MAX, c->split_);
+  if (rc == MPI_SUCCESS) rc = MPI_Allreduce(in, nodewide, 3, MPI_INT, MPI_MAX, split);
   int collision = nodewide[0] != -nodewide[1];
   int consecutive = c->rank - local == -nodewide[2];
   /* Over comm: the largest and smallest node size, any collision, any
@@ -110,20 +113,18 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
     int first = local == 0;
     rc = MPI_Allreduce(&first, &c->found_nodes, 1, MPI_INT, MPI_SUM, comm);
   }
+  if (split != MPI_COMM_NULL) MPI_Comm_free(&split);
   if (rc != MPI_SUCCESS) {
-    if (c->split_ != MPI_COMM_NULL) MPI_Comm_free(&c->split_);
     free(c);
     return rc;
   }
   if (c->regular) {
-    c->nodecomm = c->split_;
     c->ppn = n;
     c->nnodes = c->size / n;
     c->node = c->rank / n;
     c->local = local;
   } else {
     /* Every decomposition stays correct: one process per "node". */
-    MPI_Comm_free(&c->split_);
     c->nodecomm = MPI_COMM_SELF;
     c->ppn = 1;
     c->nnodes = c->size;
@@ -190,6 +191,21 @@ int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx) {
   return MPI_SUCCESS;
 }
 
+int cs_ctx_nodecomm(const cs_ctx *ctx, MPI_Comm *nodecomm) {
+  /* The context lives in memory the attribute owns; only the cached
+   * communicators change after creation. */
+  cs_ctx *c = (cs_ctx *)ctx;
+  if (c->nodecomm == MPI_COMM_NULL) {
+    int rc = MPI_Comm_split(c->comm, c->node, c->local, &c->nodecomm);
+    if (rc != MPI_SUCCESS) {
+      c->nodecomm = MPI_COMM_NULL;
+      return rc;
+    }
+  }
+  *nodecomm = c->nodecomm;
+  return MPI_SUCCESS;
+}
+
 int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
   /* The context lives in memory the attribute owns; only this cache field
    * changes after creation. */
@@ -209,7 +225,8 @@ int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
 int cs_ctx_prepare(MPI_Comm comm, int what) {
   const cs_ctx *c;
   int rc = cs_ctx_get(comm, &c);
-  MPI_Comm lc;
+  MPI_Comm nc, lc;
+  if (rc == MPI_SUCCESS && (what & CS_CTX_NODES)) rc = cs_ctx_nodecomm(c, &nc);
   if (rc == MPI_SUCCESS && (what & CS_CTX_LANES)) rc = cs_ctx_lanecomm(c, &lc);
   return rc;
 }

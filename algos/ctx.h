@@ -28,19 +28,26 @@
  * nnodes = p, ppn = 1. found_nodes, min_ppn and max_ppn say what was found
  * in either case.
  *
- * Cost: creation calls only MPI_Comm_size/rank, MPI_Get_processor_name,
- * MPI_Comm_split (one: the node communicator), MPI_Allreduce (three, on
- * integers with MIN/MAX/SUM; one on the node communicator) and the
- * attribute functions. The lane communicator (one more MPI_Comm_split, or an
- * MPI_Comm_dup) is made on the first cs_ctx_lanecomm() call, which is
- * collective over comm: a kernel that needs it calls it on every process,
- * and a driver that times such a kernel calls cs_ctx_prepare(comm,
- * CS_CTX_LANES) before timing. In simulation every one of these calls costs
- * simulated time, so drivers create the context before anything is timed.
+ * Cost: creation (the topology) calls only MPI_Comm_size/rank,
+ * MPI_Get_processor_name, MPI_Comm_split and MPI_Comm_free (a temporary node
+ * communicator), MPI_Allreduce (two, three if not regular; integers,
+ * MAX/SUM; one on the temporary node communicator) and the attribute
+ * functions. The node and lane communicators (one MPI_Comm_split each, or an
+ * MPI_Comm_dup) are made on the first cs_ctx_nodecomm()/cs_ctx_lanecomm()
+ * call, which is collective over comm: a kernel that needs one calls it on
+ * every process, and a driver that times such a kernel calls
+ * cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) first. Lazy because under
+ * SMPI each communicator costs every process memory proportional to the
+ * job's size (32 KB per process at 8192 ranks). In simulation every one of
+ * these calls costs simulated time, so drivers create the context before
+ * anything is timed.
  *
  * Limitations: intercommunicators are not supported (MPI_ERR_COMM). The
  * context describes the communicator at creation time; COLLSIM_VNODE is read
- * then. Threads: as MPI attribute caching (no locking of our own).
+ * then. Threads: as MPI attribute caching (no locking of our own). SMPI 3.32
+ * shares the attributes of MPI_COMM_WORLD between all simulated processes,
+ * so the context of MPI_COMM_WORLD is kept in a per-rank table instead (never
+ * freed before MPI_Finalize).
  */
 #ifndef COLLSIM_CTX_H
 #define COLLSIM_CTX_H
@@ -48,10 +55,12 @@
 #include <mpi.h>
 
 typedef struct cs_ctx {
-  MPI_Comm comm;     /* the communicator the context belongs to */
+  MPI_Comm comm; /* the communicator the context belongs to */
+  /* The node and lane communicators: read them with cs_ctx_nodecomm() and
+   * cs_ctx_lanecomm(), which make them on first use (MPI_COMM_NULL until then). */
   MPI_Comm nodecomm; /* processes of my node (MPI_COMM_SELF if not regular) */
-  MPI_Comm lanecomm; /* one process per node, same local rank; MPI_COMM_NULL until
-                        cs_ctx_lanecomm() made it (a duplicate of comm if not regular) */
+  MPI_Comm lanecomm; /* one process per node, same local rank (a duplicate of comm
+                        if not regular) */
   int rank, size;    /* in comm */
   int node, local;   /* my node (0 .. nnodes-1) and my rank on it */
   int nnodes, ppn;   /* nodes and processes per node, as the decompositions see them */
@@ -60,22 +69,21 @@ typedef struct cs_ctx {
    * largest number of processes of comm on one node, and whether node
    * identity came from COLLSIM_VNODE (vnode > 0: its value) or names. */
   int found_nodes, min_ppn, max_ppn, vnode;
-  /* Private: the node communicator from MPI_Comm_split (freed with the
-   * context), the hash check result. */
-  MPI_Comm split_;
 } cs_ctx;
 
 /* The cached context of comm, created (collectively) on first use.
  * Returns MPI_SUCCESS or the error of the MPI call that failed. */
 int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx);
 
-/* The lane communicator of ctx, created (collectively over ctx->comm) on
- * first use; the context keeps and frees it. */
+/* The node and lane communicators of ctx, created (collectively over
+ * ctx->comm: every process calls) on first use; the context keeps and frees
+ * them. */
+int cs_ctx_nodecomm(const cs_ctx *ctx, MPI_Comm *nodecomm);
 int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm);
 
-/* What a driver creates before timing: the context and, with CS_CTX_LANES,
- * the lane communicator. */
-enum { CS_CTX_TOPOLOGY = 0, CS_CTX_LANES = 1 };
+/* What a driver creates before timing: the context (topology) and, on
+ * request, the node and lane communicators. */
+enum { CS_CTX_TOPOLOGY = 0, CS_CTX_NODES = 1, CS_CTX_LANES = 2 };
 int cs_ctx_prepare(MPI_Comm comm, int what);
 
 /* The processes per virtual node given by COLLSIM_VNODE, 0 if unset; -1 and

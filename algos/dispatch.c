@@ -90,3 +90,16 @@ int cs_run(const cs_algo_info *a, const cs_args *x) {
   default: return MPI_ERR_ARG;
   }
 }
+
+int cs_dispatch_verify(FILE *f) {
+  int bad = cs_compose_verify(f);
+  for (int i = 0; i < cs_nalgos; i++)
+    if (!cs_algos[i].parts[0] && !fns[i].allreduce) {
+      if (f)
+        fprintf(f, "collsim: registry row %s/%s has no kernel cs_%s_%s and no parts\n",
+                cs_colls[cs_algos[i].coll].name, cs_algos[i].name, cs_colls[cs_algos[i].coll].name,
+                cs_algos[i].name);
+      bad++;
+    }
+  return bad;
+}

@@ -568,9 +568,10 @@ static int check_context(MPI_Comm comm, int ppn, const char *kind) {
   MPI_Comm_rank(MPI_COMM_WORLD, &w);
   MPI_Comm_size(MPI_COMM_WORLD, &wp);
   const cs_ctx *ctx = NULL;
-  MPI_Comm lane = MPI_COMM_NULL;
-  int rc = cs_ctx_prepare(comm, CS_CTX_LANES);
+  MPI_Comm nodec = MPI_COMM_NULL, lane = MPI_COMM_NULL;
+  int rc = cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES);
   if (rc == MPI_SUCCESS) rc = cs_ctx_get(comm, &ctx);
+  if (rc == MPI_SUCCESS) rc = cs_ctx_nodecomm(ctx, &nodec);
   if (rc == MPI_SUCCESS) rc = cs_ctx_lanecomm(ctx, &lane);
   if (rc != MPI_SUCCESS) {
     printf("FAIL context comm=%s p=%d rank=%d: creation returned %d\n", kind, p, r, rc);
@@ -603,10 +604,10 @@ static int check_context(MPI_Comm comm, int ppn, const char *kind) {
     if (!regular || i % n == my_local) lane_sum += worlds[i];
   }
   long mine[2] = {w, w};
-  MPI_Allreduce(&mine[0], &got[0], 1, MPI_LONG, MPI_SUM, ctx->nodecomm);
+  MPI_Allreduce(&mine[0], &got[0], 1, MPI_LONG, MPI_SUM, nodec);
   MPI_Allreduce(&mine[1], &got[1], 1, MPI_LONG, MPI_SUM, lane);
   int ns, ls;
-  MPI_Comm_size(ctx->nodecomm, &ns);
+  MPI_Comm_size(nodec, &ns);
   MPI_Comm_size(lane, &ls);
   char what[200] = "";
 #define EXPECT(cond, ...) \
@@ -822,6 +823,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
      * communicator, then the check that it sees the nodes. */
     note(&ty, check_context(cc, expect_ppn, kitems[ki]));
     note(&ty, ki == 0 && r == 0 ? check_count_guards() : 0);
+    note(&ty, ki == 0 && r == 0 ? cs_dispatch_verify(stderr) != 0 : 0);
     for (int ci = 0; ci < CS_NCOLL; ci++) {
       int want = all_colls;
       for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);
