@@ -71,9 +71,6 @@ static int node_key(cs_ctx *c, int *key, int *check) {
 }
 
 static int ctx_create(MPI_Comm comm, cs_ctx **out) {
-  int inter = 0;
-  MPI_Comm_test_inter(comm, &inter);
-  if (inter) return MPI_ERR_COMM;
   cs_ctx *c = calloc(1, sizeof *c);
   if (!c) return MPI_ERR_NO_MEM;
   c->comm = comm;

@@ -42,7 +42,9 @@
  * these calls costs simulated time, so drivers create the context before
  * anything is timed.
  *
- * Limitations: intercommunicators are not supported (MPI_ERR_COMM). The
+ * Limitations: intracommunicators only (not checked: creation uses only the
+ * calls listed under Cost, which a recording MPI layer of the models
+ * implements, and MPI_Comm_test_inter is not among them). The
  * context describes the communicator at creation time; COLLSIM_VNODE is read
  * then. Threads: as MPI attribute caching (no locking of our own). SMPI 3.32
  * shares the attributes of MPI_COMM_WORLD between all simulated processes,
