@@ -5,6 +5,9 @@ set(T ${CMAKE_SOURCE_DIR}/tests)
 # Schedules, without MPI, for p = 1 .. 1024.
 add_test(NAME sched COMMAND test_sched 1024)
 
+# The topology module: placements, host names both ways, node keys.
+add_test(NAME topo COMMAND test_topo)
+
 # The registry: every family the issue names, for the collectives named.
 add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
