@@ -5,41 +5,52 @@
 #define COLLSIM_H
 
 #include <mpi.h>
+#include <stdio.h>
 
+#include "ctx.h"
 #include "registry.h"
 
-#define CS_PARAMS_allreduce \
-  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+#define CS_PARAMS_allreduce                                                                  \
+  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
+   const cs_ctx *ctx)
 #define CS_PARAMS_reduce                                                                \
   (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, \
-   MPI_Comm comm)
-#define CS_PARAMS_reduce_scatter_block \
-  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+   MPI_Comm comm, const cs_ctx *ctx)
+#define CS_PARAMS_reduce_scatter_block                                                           \
+  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
+   const cs_ctx *ctx)
 #define CS_PARAMS_reduce_scatter                                                           \
   (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype dt, MPI_Op op, \
-   MPI_Comm comm)
+   MPI_Comm comm, const cs_ctx *ctx)
 #define CS_PARAMS_allgather                                                                 \
   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
-   MPI_Datatype recvtype, MPI_Comm comm)
-#define CS_PARAMS_allgatherv                                                 \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+   MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx)
+#define CS_PARAMS_allgatherv                                                         \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,         \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, \
+   const cs_ctx *ctx)
 #define CS_PARAMS_gather                                                                    \
   (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
-   MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define CS_PARAMS_gatherv                                                    \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+   MPI_Datatype recvtype, int root, MPI_Comm comm, const cs_ctx *ctx)
+#define CS_PARAMS_gatherv                                                                      \
+  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,                   \
+   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, \
+   const cs_ctx *ctx)
 #define CS_PARAMS_scatter CS_PARAMS_gather
 #define CS_PARAMS_scatterv                                                                 \
   (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, \
-   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define CS_PARAMS_bcast  (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,           \
+   const cs_ctx *ctx)
+#define CS_PARAMS_bcast \
+  (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, const cs_ctx *ctx)
 #define CS_PARAMS_scan   CS_PARAMS_allreduce
 #define CS_PARAMS_exscan CS_PARAMS_allreduce
 
-/* Prototypes of all kernels, from the registry. */
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) int cs_##coll##_##name CS_PARAMS_##coll;
+/* Prototypes of all kernels, from the registry. The rows of compositions
+ * (non-empty parts) have no function of their own: the dispatcher runs the
+ * generic composition (algos/compose/compose.c) for them. */
+#define CS_ALGO(coll, name, family, flags, formula, parts, ref) \
+  int cs_##coll##_##name CS_PARAMS_##coll;
 #include "registry.def"
 #undef CS_ALGO
 
@@ -54,11 +65,27 @@ typedef struct {
   MPI_Op op;
   int root;
   MPI_Comm comm;
+  /* The kernel context of comm; NULL: cs_run takes the one cached on comm
+   * (creating it, collectively, on first use). */
+  const cs_ctx *ctx;
 } cs_args;
 
 /* Calls algorithm a with x after checking its restrictions. Returns the
  * kernel's MPI error code, or MPI_ERR_OP (and one line on stderr) for a
  * non-commutative op given to an algorithm that needs a commutative one. */
 int cs_run(const cs_algo_info *a, const cs_args *x);
+
+/* The generic compositions (algos/compose/compose.c) of a row with parts. */
+int cs_compose_allreduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx);
+int cs_compose_reduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm, const cs_ctx *ctx);
+/* Checks that every composition row's parts name registered pieces; prints
+ * one line per bad row to f (if not NULL) and returns their number. */
+int cs_compose_verify(FILE *f);
+/* The same for the whole registry: every row has a kernel or parts that
+ * resolve (kernels are weak references in the dispatcher's table, so a
+ * missing one is found here, not by the linker). */
+int cs_dispatch_verify(FILE *f);
 
 #endif

@@ -8,7 +8,17 @@
 
 #include <mpi.h>
 
+#include "ctx.h"
 #include "sched.h"
+
+/* Counts. Inside kernels element counts and byte totals are long (or
+ * MPI_Aint); every helper that hands a count to MPI, which takes an int
+ * (cs_view_*, cs_sendrecv, cs_copy, cs_reduce_local), refuses a count above
+ * INT_MAX with MPI_ERR_COUNT and one line on stderr naming it, instead of
+ * truncating it. cs_count_ok is that check; what names the operation. */
+int cs_count_ok(long count, const char *what);
+/* Set by tests that provoke the refusal on purpose: no message. */
+extern int cs_count_quiet;
 
 /* Message tag of all collsim kernels (one collective at a time per
  * communicator, as MPI requires for blocking collectives). */
@@ -32,19 +42,19 @@ extern int cs_shared_buffers;
 extern double cs_reduced_bytes, cs_copied_bytes;
 
 /* inout[i] = in[i] op inout[i] for count elements (MPI_Reduce_local). */
-int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+int cs_reduce_local(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op);
 
 /* The same for many small blocks in a row: the gamma charge of the bytes is
  * added to *pending and charged at once by cs_charge_pending (in
  * simulation one charge is one simulator call, and thousands of 128-byte
  * blocks per rank made the charges dominate the wall time). */
-int cs_reduce_local_deferred(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op,
+int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op,
                              double *pending);
 void cs_charge_pending(double *pending);
 
 /* Type-correct local copy of scount elements of stype into rcount elements
  * of rtype (type signatures must match, as for a message). */
-int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rcount,
             MPI_Datatype rtype);
 
 /* A temporary buffer that can hold count elements of dt laid out as in a
@@ -97,18 +107,10 @@ void cs_view_free(cs_view *v);
 
 /* Exchange with MPI_Sendrecv; a zero-sized side talks to MPI_PROC_NULL so
  * that no message is sent at all. */
-int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf, int rcount,
-                MPI_Datatype rtype, int src, MPI_Comm comm);
+int cs_sendrecv(const void *sbuf, long scount, MPI_Datatype stype, int dest, void *rbuf,
+                long rcount, MPI_Datatype rtype, int src, MPI_Comm comm);
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm);
 
-/* Cores shared by several kernels (see their files). in is the input vector
- * (recvbuf when in place), out the own block's place. */
-int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace);
-int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                    MPI_Op op, MPI_Comm comm, int inplace);
-int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace);
 /* Circulant gather to root (algos/circulant/rooted.c); block: bytes per
  * block, -1 (sizes in header messages) or -2 (layout l known everywhere);
  * prepacked (non-roots, may be NULL): a malloc'ed buffer already holding the
@@ -119,6 +121,48 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
 /* ceilhalf = 0: circulant allgather; 1: ceil-halving allgather. */
 int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                       const cs_layout *l, MPI_Datatype dt, MPI_Comm comm, int ceilhalf);
+
+/* ---- Pieces: what compositions are made of (algos/compose/compose.c) ----
+ * A piece is a collective on a cs_layout that every process knows, with one
+ * signature per kind, so that a composition can take any registered
+ * algorithm of that kind. The piece of registry row (C, name) is the function
+ * cs_piece_C_name; compose.c finds them through a table generated from
+ * registry.def (rows without a piece have NULL there).
+ *
+ * reduce_scatter: reduces the input vector in (laid out by l) over all
+ *   processes; this process's block (count(r) elements) lands at out. in may
+ *   be out's buffer (inplace = 1, MPI_IN_PLACE): the input is read before out
+ *   is written. Commutative ops only.
+ * allgatherv: every process's block goes to its place in recvbuf (layout l);
+ *   sendbuf (scount elements of stype) is the own block, or MPI_IN_PLACE when
+ *   it is already in place.
+ * gatherv: as allgatherv, to root only; prepacked (non-roots, may be NULL): a
+ *   malloc'ed buffer already holding the own block packed (MPI_PACKED bytes
+ *   of scount elements of stype), which the piece takes over and frees. */
+typedef int (*cs_piece_rs_fn)(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                              MPI_Op op, MPI_Comm comm, int inplace, const cs_ctx *ctx);
+typedef int (*cs_piece_ag_fn)(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                              const cs_layout *l, MPI_Datatype dt, MPI_Comm comm,
+                              const cs_ctx *ctx);
+typedef int (*cs_piece_gv_fn)(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                              const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
+                              void *prepacked, const cs_ctx *ctx);
+#define CS_PIECE_PARAMS_reduce_scatter                                                       \
+  (const void *in, void *out, const cs_layout *l, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
+   int inplace, const cs_ctx *ctx)
+#define CS_PIECE_PARAMS_allgatherv                                                         \
+  (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const cs_layout *l, \
+   MPI_Datatype dt, MPI_Comm comm, const cs_ctx *ctx)
+#define CS_PIECE_PARAMS_gatherv                                                            \
+  (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const cs_layout *l, \
+   MPI_Datatype rtype, int root, MPI_Comm comm, void *prepacked, const cs_ctx *ctx)
+int cs_piece_reduce_scatter_circulant CS_PIECE_PARAMS_reduce_scatter;
+int cs_piece_reduce_scatter_ceilhalf CS_PIECE_PARAMS_reduce_scatter;
+int cs_piece_reduce_scatter_butterfly CS_PIECE_PARAMS_reduce_scatter;
+int cs_piece_allgatherv_circulant CS_PIECE_PARAMS_allgatherv;
+int cs_piece_allgatherv_ceilhalf CS_PIECE_PARAMS_allgatherv;
+int cs_piece_allgatherv_butterfly CS_PIECE_PARAMS_allgatherv;
+int cs_piece_gatherv_circulant CS_PIECE_PARAMS_gatherv;
 
 static inline MPI_Aint cs_extent(MPI_Datatype dt) {
   MPI_Aint lb, ext;

@@ -5,6 +5,8 @@
  * of 1/gamma flop/s, so local work costs exactly gamma seconds per byte, run
  * after run. On a real MPI library the helper only does the work.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,17 @@
 int cs_skip_compute = 0;
 int cs_shared_buffers = 0;
 double cs_reduced_bytes = 0, cs_copied_bytes = 0;
+int cs_count_quiet = 0;
+
+int cs_count_ok(long count, const char *what) {
+  if (count <= INT_MAX) return 1;
+  if (!cs_count_quiet)
+    fprintf(stderr,
+            "collsim: %s of %ld elements exceeds the int count MPI takes (INT_MAX = %d); refused "
+            "with MPI_ERR_COUNT\n",
+            what, count, INT_MAX);
+  return 0;
+}
 
 static void charge(double bytes) {
 #ifdef SMPI_H
@@ -26,27 +39,29 @@ static void charge(double bytes) {
 #endif
 }
 
-int cs_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op) {
+int cs_reduce_local(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op) {
   if (count <= 0) return MPI_SUCCESS;
+  if (!cs_count_ok(count, "a local reduction")) return MPI_ERR_COUNT;
   int size;
   MPI_Type_size(dt, &size);
   double bytes = (double)count * size;
   cs_reduced_bytes += bytes;
   charge(bytes);
   if (cs_skip_compute) return MPI_SUCCESS;
-  return MPI_Reduce_local(in, inout, count, dt, op);
+  return MPI_Reduce_local(in, inout, (int)count, dt, op);
 }
 
-int cs_reduce_local_deferred(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op,
+int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op,
                              double *pending) {
   if (count <= 0) return MPI_SUCCESS;
+  if (!cs_count_ok(count, "a local reduction")) return MPI_ERR_COUNT;
   int size;
   MPI_Type_size(dt, &size);
   double bytes = (double)count * size;
   cs_reduced_bytes += bytes;
   *pending += bytes;
   if (cs_skip_compute) return MPI_SUCCESS;
-  return MPI_Reduce_local(in, inout, count, dt, op);
+  return MPI_Reduce_local(in, inout, (int)count, dt, op);
 }
 
 void cs_charge_pending(double *pending) {
@@ -63,8 +78,9 @@ static int is_contiguous(MPI_Datatype dt) {
   return lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
 }
 
-int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rcount,
             MPI_Datatype rtype) {
+  if (!cs_count_ok(scount > rcount ? scount : rcount, "a local copy")) return MPI_ERR_COUNT;
   int ssize, rsize;
   MPI_Type_size(stype, &ssize);
   MPI_Type_size(rtype, &rsize);
@@ -80,13 +96,13 @@ int cs_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcou
   }
   /* Type-correct copy through the MPI type engine: pack, then unpack. */
   int packsize, pos = 0;
-  MPI_Pack_size(scount, stype, MPI_COMM_SELF, &packsize);
+  MPI_Pack_size((int)scount, stype, MPI_COMM_SELF, &packsize);
   void *pack = malloc((size_t)packsize + 1);
   if (!pack) return MPI_ERR_NO_MEM;
-  int rc = MPI_Pack(src, scount, stype, pack, packsize, &pos, MPI_COMM_SELF);
+  int rc = MPI_Pack(src, (int)scount, stype, pack, packsize, &pos, MPI_COMM_SELF);
   if (rc == MPI_SUCCESS) {
     int upos = 0;
-    rc = MPI_Unpack(pack, pos, &upos, dst, rcount, rtype, MPI_COMM_SELF);
+    rc = MPI_Unpack(pack, pos, &upos, dst, (int)rcount, rtype, MPI_COMM_SELF);
   }
   free(pack);
   return rc;
@@ -209,6 +225,7 @@ int cs_view_list(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, co
   v->buf = base;
   v->count = 0;
   if (total == 0) return MPI_SUCCESS;
+  if (!cs_count_ok(total, "a message (a view of blocks)")) return MPI_ERR_COUNT;
   if (contiguous) {
     v->buf = (char *)base + start * ext;
     v->count = (int)total;
@@ -258,6 +275,7 @@ int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, i
   /* Back-to-back ranges (the common case) need no block list. */
   if (first + n <= p && cs_lpacked(l, first, n)) {
     long total = cs_lsum(l, first, n);
+    if (!cs_count_ok(total, "a message (a view of blocks)")) return MPI_ERR_COUNT;
     v->derived = 0;
     v->type = dt;
     v->buf = base;
@@ -282,13 +300,14 @@ void cs_view_free(cs_view *v) {
   v->derived = 0;
 }
 
-int cs_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, void *rbuf, int rcount,
-                MPI_Datatype rtype, int src, MPI_Comm comm) {
+int cs_sendrecv(const void *sbuf, long scount, MPI_Datatype stype, int dest, void *rbuf,
+                long rcount, MPI_Datatype rtype, int src, MPI_Comm comm) {
+  if (!cs_count_ok(scount > rcount ? scount : rcount, "a message")) return MPI_ERR_COUNT;
   if (scount == 0) dest = MPI_PROC_NULL;
   if (rcount == 0) src = MPI_PROC_NULL;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) return MPI_SUCCESS;
-  return MPI_Sendrecv(sbuf, scount, stype, dest, CS_TAG, rbuf, rcount, rtype, src, CS_TAG, comm,
-                      MPI_STATUS_IGNORE);
+  return MPI_Sendrecv(sbuf, (int)scount, stype, dest, CS_TAG, rbuf, (int)rcount, rtype, src, CS_TAG,
+                      comm, MPI_STATUS_IGNORE);
 }
 
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm) {

@@ -30,11 +30,19 @@ static void check_usage(FILE *f) {
       "                   noncomm (non-commutative user op); default all\n"
       "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
       "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
+      "  --comm K[,K..]   communicators the cases run on: world (default), dup, split (two\n"
+      "                   halves, first and second), rev (reversed ranks); each also checks\n"
+      "                   that the kernel context sees the nodes of the placement\n"
+      "  --ppn N          smpi: N ranks per node on the check platform (hosts node<N>-<j>;\n"
+      "                   default 1, every rank its own node)\n"
+      "  --vnode N        virtual nodes of N consecutive ranks (COLLSIM_VNODE=N, algos/ctx.h);\n"
+      "                   the way to get several nodes under --backend mpi\n"
       "  --jobs J         simulations run at once (default 2)\n"
       "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
 }
 
 typedef struct {
+  int show_ctx; /* print the drivers' CTX lines (nodes the kernel context found) */
   long passed, failed, known, crashed;
   int shown, nseen;
   char seen[64][256]; /* distinct messages of collsim's code, shown once */
@@ -56,6 +64,8 @@ static void job_done(job_t *j, void *ctx) {
       printf("p=%-5d %ld passed, %ld failed%s", pp, pa, fa, kn ? "" : "\n");
       if (kn) printf(", %ld known library defects\n", kn);
       fflush(stdout);
+    } else if (s->show_ctx && !strncmp(line, "CTX ", 4)) {
+      fputs(line, stdout);
     } else if (!strncmp(line, "FAIL ", 5) || !strncmp(line, "KNOWN ", 6)) {
       int is_fail = line[0] == 'F';
       /* Show every distinct failure up to a limit; the rest are counted. */
@@ -100,8 +110,8 @@ static int smpi_cfg_key(const char *coll) {
 int cmd_check(int argc, char **argv) {
   const char *np = "1-12,16,17,31-33", *colls = "all", *algos = "all", *count = NULL,
              *counts = NULL, *layout = NULL, *root = NULL, *type = NULL, *op = NULL,
-             *backend = "smpi";
-  int inplace = -1, jobs = 2;
+             *backend = "smpi", *comms = NULL;
+  int inplace = -1, jobs = 2, ppn = 1, vnode = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -116,14 +126,26 @@ int cmd_check(int argc, char **argv) {
     continue;                                                     \
   }
     OPT("--np", np)
-    OPT("--coll", colls) OPT("--algo", algos) OPT("--count", count) OPT("--counts", counts)
-        OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
-            OPT("--backend", backend)
+    OPT("--coll", colls)
+    OPT("--algo", algos)
+    OPT("--count", count) OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root)
+        OPT("--type", type) OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
 #undef OPT
-                if (!strcmp(a, "--in-place")) inplace = 1;
+            if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
     else if (!strcmp(a, "--jobs") && val) {
       jobs = atoi(val);
+      i++;
+    }
+    else if ((!strcmp(a, "--ppn") || !strcmp(a, "--vnode")) && val) {
+      char *end;
+      long v = strtol(val, &end, 10);
+      if (*end || v < 1 || v > 4096) {
+        fprintf(stderr, "collsim check: %s '%s': expected a number of ranks per node, 1..4096\n", a,
+                val);
+        return 2;
+      }
+      *(!strcmp(a, "--ppn") ? &ppn : &vnode) = (int)v;
       i++;
     }
     else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -140,6 +162,31 @@ int cmd_check(int argc, char **argv) {
   if (!smpi && strcmp(backend, "mpi")) {
     fprintf(stderr, "collsim check: unknown --backend '%s' (valid: smpi, mpi)\n", backend);
     return 2;
+  }
+  if (!smpi && ppn > 1) {
+    fprintf(stderr,
+            "collsim check: --ppn sets up the simulated platform; under --backend mpi "
+            "use --vnode N (virtual nodes of N consecutive ranks)\n");
+    return 2;
+  }
+  if (comms) {
+    char *cb = strdup(comms);
+    for (char *t = strtok(cb, ","); t; t = strtok(NULL, ","))
+      if (strcmp(t, "world") && strcmp(t, "dup") && strcmp(t, "split") && strcmp(t, "rev")) {
+        fprintf(stderr, "collsim check: unknown --comm '%s' (valid: world, dup, split, rev)\n", t);
+        free(cb);
+        return 2;
+      }
+    free(cb);
+  }
+  /* The driver reads COLLSIM_VNODE (algos/ctx.h): check sets it from --vnode
+   * only, so that the expected placement is the one the checks assume. */
+  if (vnode) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", vnode);
+    setenv("COLLSIM_VNODE", v, 1);
+  } else {
+    unsetenv("COLLSIM_VNODE");
   }
   int nps[4096];
   int nnp = cs_parse_np_list(np, nps, 4096);
@@ -294,12 +341,16 @@ int cmd_check(int argc, char **argv) {
     argv_init(&j->args);
     if (smpi) {
       char xml[4300], hosts[4300];
-      if (cs_write_check_platform(dir, p, xml, hosts, sizeof xml)) return 2;
+      if (cs_write_check_platform(dir, p, ppn, xml, hosts, sizeof xml)) return 2;
       cs_argv_smpirun(&j->args, p, xml, hosts, 0);
       for (int k = 0; k < cfg.n; k++) argv_add(&j->args, "%s", cfg.v[k]);
       argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
       cs_argv_mpirun(&j->args, p, NULL);
+      if (vnode) {
+        argv_add(&j->args, "-x");
+        argv_add(&j->args, "COLLSIM_VNODE=%d", vnode);
+      }
       argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
     }
     argv_add(&j->args, "check");
@@ -316,8 +367,14 @@ int cmd_check(int argc, char **argv) {
       argv_add(&j->args, "%d", inplace);
     }
     argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
+    argv_opt(&j->args, "--comm", comms);
+    /* Where the driver must find the nodes: world rank w on node w / N
+     * (0: every rank of the job on one node, a real machine). */
+    argv_add(&j->args, "--ppn");
+    argv_add(&j->args, "%d", vnode ? vnode : smpi ? ppn : 0);
   }
   summary s = {0};
+  s.show_ctx = ppn > 1 || vnode > 0 || comms != NULL;
   cs_run_jobs(js, nnp, smpi ? jobs : 1, job_done, &s);
   for (int i = 0; i < nnp; i++) argv_free(&js[i].args);
   free(js);

@@ -54,8 +54,10 @@ int cs_parse_sizes(const char *s, long *out, int max);
 int cs_mkdir_p(const char *path);
 
 /* Writes a contention-free platform with at least np hosts and its
- * hostfile (one rank per host) into dir; returns 0 on success. */
-int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len);
+ * hostfile into dir: one rank per host and node (ppn <= 1), or ppn ranks per
+ * node on hosts node<N>-<j>; returns 0 on success. */
+int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
+                            size_t len);
 
 /* Writes platform pl into the files xml and hostfile; 0 on success. */
 struct cs_platform;

@@ -46,19 +46,23 @@ bad:
   return -1;
 }
 
-int cs_write_check_platform(const char *dir, int np, char *xml, char *hostfile, size_t len) {
-  /* Correctness runs: a contention-free abg platform, one rank per host. */
-  snprintf(xml, len, "%s/check-%d.xml", dir, np);
-  snprintf(hostfile, len, "%s/check-%d.hosts", dir, np);
+int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
+                            size_t len) {
+  /* Correctness runs: a contention-free abg platform, one rank per host; with
+   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes whose hosts are named
+   * node<N>-<j> (the last node may be partly used), so that the kernel
+   * context sees ppn ranks per node. */
+  snprintf(xml, len, "%s/check-%d-%d.xml", dir, np, ppn);
+  snprintf(hostfile, len, "%s/check-%d-%d.hosts", dir, np, ppn);
   cs_platform pl;
   char err[256];
-  if (cs_platform_init("abg", &pl, err, sizeof err)) {
+  if (cs_platform_init(ppn > 1 ? "maxrate" : "abg", &pl, err, sizeof err)) {
     fprintf(stderr, "collsim: %s\n", err);
     return -1;
   }
   pl.np = np;
-  pl.nodes = np;
-  pl.ppn = 1;
+  pl.nodes = ppn > 1 ? (np + ppn - 1) / ppn : np;
+  pl.ppn = ppn > 1 ? ppn : 1;
   if (cs_platform_check(&pl, err, sizeof err)) {
     fprintf(stderr, "collsim: %s\n", err);
     return -1;

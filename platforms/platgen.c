@@ -20,6 +20,7 @@
  * minimal routes are unique.
  */
 #include "platgen.h"
+#include "topo.h"
 
 #include <errno.h>
 #include <math.h>
@@ -489,52 +490,22 @@ int cs_platform_check(cs_platform *pl, char *err, size_t errlen) {
 /* Rank placement and host names.                                                        */
 /* ------------------------------------------------------------------------------------ */
 
+/* Placement and names follow the topology module (algos/topo.h), which the
+ * kernel context, the calibration driver and the models share. */
 int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane) {
   if (pl == NULL || rank < 0 || rank >= pl->np || pl->ppn < 1) return -1;
-  int n = rank / pl->ppn, j = rank % pl->ppn;
-  if (node) *node = n;
-  if (local) *local = j;
-  if (lane) *lane = pl->lanes > 1 ? j % pl->lanes : 0;
+  cs_topo_locate(rank, pl->ppn, pl->lanes, node, local, lane);
   return 0;
 }
 
 int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len) {
   int node, local;
   if (cs_platform_locate(pl, rank, &node, &local, NULL) != 0) return -1;
-  int n;
-  if (pl->topology == CS_TOPO_HIER)
-    n = snprintf(buf, len, "node%d-%d", node, local);
-  else
-    n = snprintf(buf, len, "node%d", node);
-  return (n < 0 || (size_t)n >= len) ? -1 : 0;
-}
-
-/* Parse a non-negative decimal integer without sign or leading garbage. */
-static const char *parse_uint(const char *s, int *out) {
-  if (*s < '0' || *s > '9') return NULL;
-  long v = 0;
-  while (*s >= '0' && *s <= '9') {
-    v = v * 10 + (*s - '0');
-    if (v > 1000000000L) return NULL;
-    s++;
-  }
-  *out = (int)v;
-  return s;
+  return cs_topo_host_name(buf, len, node, pl->topology == CS_TOPO_HIER ? local : -1);
 }
 
 int cs_platform_parse_host(const char *host, int *node, int *local) {
-  int n, j = -1;
-  if (host == NULL || strncmp(host, "node", 4) != 0) return -1;
-  const char *s = parse_uint(host + 4, &n);
-  if (s == NULL) return -1;
-  if (*s == '-') {
-    s = parse_uint(s + 1, &j);
-    if (s == NULL) return -1;
-  }
-  if (*s != '\0') return -1;
-  if (node) *node = n;
-  if (local) *local = j;
-  return 0;
+  return cs_topo_parse_host(host, node, local);
 }
 
 /* ------------------------------------------------------------------------------------ */

@@ -11,7 +11,8 @@ if [ -n "${COLLSIM:-}" ]; then
 else
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/platgen.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
-  ${CC:-cc} -std=c11 -O2 -o "$tmp/platgen" "$here/platgen.c" "$here/tests/platgen_cli.c" -lm
+  ${CC:-cc} -std=c11 -O2 -o "$tmp/platgen" -I"$here/../algos" "$here/platgen.c" "$here/../algos/topo.c" \
+    "$here/tests/platgen_cli.c" -lm
   gen() { "$tmp/platgen" "$@"; }
 fi
 for m in hydra irene theta vsc3 bluewaters; do

@@ -44,6 +44,9 @@
  * communicator and freed with it (attribute caching), so that their
  * point-to-point messages never meet the application's (wildcard receives,
  * tag 7411). Kernel errors go to the user communicator's error handler.
+ * The shadow also carries the kernel context (algos/ctx.h: node and lane
+ * communicators), built right after the shadow, outside any kernel; its
+ * collectives (MPI_Allreduce on integers) go straight to the library.
  *
  * Recursion: the kernels use point-to-point calls, MPI_Reduce_local and type
  * functions only. algos/native/native.c (linked in for the dispatcher's
@@ -89,7 +92,8 @@ static int verbose;          /* COLLSIM_PMPI_VERBOSE */
 static const char *log_path; /* COLLSIM_PMPI_LOG */
 static int setup_collective; /* MPI_Init path: check consistency */
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
-static __thread int depth; /* > 0 while a kernel runs on this thread */
+static __thread int depth;    /* > 0 while a kernel runs on this thread */
+static __thread int building; /* > 0 while the kernel context is built */
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -376,6 +380,13 @@ static int get_shadow(MPI_Comm comm, MPI_Comm *out) {
   shadows = s;
   pthread_mutex_unlock(&shadow_lock);
   rc = PMPI_Comm_set_attr(comm, shadow_key, s);
+  /* The kernel context of the shadow (node and lane communicators), built
+   * now, outside any kernel: its few collectives go to the library. */
+  if (rc == MPI_SUCCESS) {
+    building++;
+    rc = cs_ctx_prepare(nc, CS_CTX_TOPOLOGY);
+    building--;
+  }
   *out = nc;
   return rc;
 }
@@ -447,6 +458,7 @@ static int serve(cs_coll c, cs_args *x) {
   ensure_setup();
   coll_state *s = &st[c];
   if (!s->given) return DEFER; /* not configured: the library, not counted */
+  if (building) return DEFER;  /* the context's own collectives: the library */
   MPI_Comm comm = x->comm;
 #define FALLBACK()                                         \
   do {                                                     \

@@ -11,6 +11,7 @@ find_package(Threads REQUIRED)
 file(GLOB COLLSIM_PMPI_KERNELS ${CMAKE_SOURCE_DIR}/algos/local.c ${CMAKE_SOURCE_DIR}/algos/dispatch.c
      ${CMAKE_SOURCE_DIR}/algos/registry.c ${CMAKE_SOURCE_DIR}/algos/sched.c
      ${CMAKE_SOURCE_DIR}/algos/sizes.c
+     ${CMAKE_SOURCE_DIR}/algos/topo.c ${CMAKE_SOURCE_DIR}/algos/ctx.c
      ${CMAKE_SOURCE_DIR}/algos/*/*.c)
 
 add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_PMPI_KERNELS})

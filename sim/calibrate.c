@@ -20,8 +20,9 @@
  * operation follows an untimed one of the same size, and whole warm-up rounds are
  * run first and discarded. Node identity: under a real MPI
  * library the ranks that share MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) form
- * a node; under SMPI (where that gives one node per host) the processor name,
- * with collsim's "node<N>-<j>" host names counted as node N.
+ * a node; under SMPI (where that gives one node per host) the processor name
+ * as the topology module reads it (algos/topo.h: collsim's "node<N>-<j>" and
+ * "node<N>" host names are node N).
  *
  * No writable file-scope state: under smpirun -no-privatize all ranks share
  * the globals of this file.
@@ -31,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../algos/topo.h"
 #include "../store/results.h"
 #include "driver.h"
 
@@ -62,22 +64,6 @@ static void layout_free(cal_layout *L) {
   free(L->names);
 }
 
-#ifdef SMPI_H
-/* collsim's host names "node<N>-<j>" (one host per rank) belong to node N. */
-static void node_key(const char *name, char *key, size_t len) {
-  snprintf(key, len, "%s", name);
-  if (strncmp(key, "node", 4)) return;
-  char *p = key + 4;
-  if (*p < '0' || *p > '9') return;
-  while (*p >= '0' && *p <= '9') p++;
-  if (*p != '-') return;
-  char *q = p + 1;
-  if (*q < '0' || *q > '9') return;
-  while (*q >= '0' && *q <= '9') q++;
-  if (*q == '\0') *p = '\0';
-}
-#endif
-
 static int layout_init(MPI_Comm comm, cal_layout *L) {
   memset(L, 0, sizeof *L);
   MPI_Comm_rank(comm, &L->rank);
@@ -96,32 +82,20 @@ static int layout_init(MPI_Comm comm, cal_layout *L) {
   if (!L->names || !leader_of || !L->node_of || !L->members || !L->off) return -1;
   MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, L->names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
              comm);
-#ifdef SMPI_H
-  /* Rank 0 groups the names; a node's leader is its first rank. */
-  if (L->rank == 0) {
-    char a[MPI_MAX_PROCESSOR_NAME], b[MPI_MAX_PROCESSOR_NAME];
-    for (int r = 0; r < n; r++) {
-      node_key(L->names + (size_t)r * MPI_MAX_PROCESSOR_NAME, a, sizeof a);
-      leader_of[r] = r;
-      for (int q = 0; q < r; q++)
-        if (leader_of[q] == q) {
-          node_key(L->names + (size_t)q * MPI_MAX_PROCESSOR_NAME, b, sizeof b);
-          if (!strcmp(a, b)) {
-            leader_of[r] = q;
-            break;
-          }
-        }
-    }
-  }
-  MPI_Bcast(leader_of, n, MPI_INT, 0, comm);
-#else
+  /* The processes of my node: under SMPI those whose processor names the
+   * topology module (algos/topo.h) puts on one node, as the kernel context
+   * does; on a real machine those that share memory. A node's leader is its
+   * lowest rank. */
   int leader = L->rank;
   MPI_Comm node;
+#ifdef SMPI_H
+  MPI_Comm_split(comm, cs_topo_node_key(name), L->rank, &node);
+#else
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+#endif
   MPI_Allreduce(&L->rank, &leader, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
   MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, comm);
-#endif
   /* A node's leader is its lowest rank, so it is met before its members. */
   int nn = 0;
   for (int r = 0; r < n; r++) L->node_of[r] = leader_of[r] == r ? nn++ : L->node_of[leader_of[r]];

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../algos/collsim.h"
+#include "../algos/kernel.h"
 #include "../algos/sched.h"
 #include "../algos/sizes.h"
 #include "driver.h"
@@ -197,6 +198,7 @@ typedef struct {
   const char *algo_name;
   long count; /* as given: total (v-collectives, reduce_scatter) or per call */
   int layout, root, inplace, type;
+  const char *comm; /* world, dup, split, rev */
 } ccase;
 
 /* Counts and displacements of the p blocks of a v-collective or
@@ -259,8 +261,8 @@ static void note(tally *ty, int fail) {
 static void describe(const ccase *c, int p, char *out, size_t len) {
   const ctype *t = &types[c->type];
   int v = cs_coll_shape(c->coll) == CS_SHAPE_SPLIT;
-  snprintf(out, len, "coll=%s algo=%s p=%d count=%ld%s%s root=%d in_place=%d type=%s op=%s",
-           cs_colls[c->coll].name, c->algo_name, p, c->count, v ? " layout=" : "",
+  snprintf(out, len, "coll=%s algo=%s comm=%s p=%d count=%ld%s%s root=%d in_place=%d type=%s op=%s",
+           cs_colls[c->coll].name, c->algo_name, c->comm, p, c->count, v ? " layout=" : "",
            v ? layout_names[c->layout] : "", cs_colls[c->coll].rooted ? c->root : -1, c->inplace,
            t->name, cs_colls[c->coll].reduces ? t->opname : "-");
 }
@@ -534,6 +536,142 @@ static int run_case(const ccase *c, MPI_Comm comm) {
   return fail;
 }
 
+/* ---- communicators and the kernel context ------------------------------ */
+
+/* The communicators the cases run on, as MPICH's test suite cycles them:
+ * world itself, a duplicate, two halves (first and second; each half runs
+ * the cases on its own), and the ranks in reverse order. */
+static int make_comm(MPI_Comm world, const char *kind, MPI_Comm *out) {
+  int p, r;
+  MPI_Comm_size(world, &p);
+  MPI_Comm_rank(world, &r);
+  if (!strcmp(kind, "world")) {
+    *out = world;
+    return MPI_SUCCESS;
+  }
+  if (!strcmp(kind, "dup")) return MPI_Comm_dup(world, out);
+  if (!strcmp(kind, "split")) return MPI_Comm_split(world, r >= (p + 1) / 2, r, out);
+  if (!strcmp(kind, "rev")) return MPI_Comm_split(world, 0, p - 1 - r, out);
+  return MPI_ERR_ARG;
+}
+
+/* Builds the kernel context of comm (with its lane communicator) and checks
+ * it against the placement: world rank w runs on node w / ppn (ppn = 0: all
+ * of the job on one node). Computes what the context must say from the
+ * world ranks of comm's members, and checks the members of its node and
+ * lane communicators by sums of world ranks. Returns 1 if this rank saw a
+ * mismatch. Rank 0 of comm prints one line "CTX ..." with what was found. */
+static int check_context(MPI_Comm comm, int ppn, const char *kind) {
+  int p, r, w, wp;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  MPI_Comm_rank(MPI_COMM_WORLD, &w);
+  MPI_Comm_size(MPI_COMM_WORLD, &wp);
+  const cs_ctx *ctx = NULL;
+  MPI_Comm nodec = MPI_COMM_NULL, lane = MPI_COMM_NULL;
+  int rc = cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES);
+  if (rc == MPI_SUCCESS) rc = cs_ctx_get(comm, &ctx);
+  if (rc == MPI_SUCCESS) rc = cs_ctx_nodecomm(ctx, &nodec);
+  if (rc == MPI_SUCCESS) rc = cs_ctx_lanecomm(ctx, &lane);
+  if (rc != MPI_SUCCESS) {
+    printf("FAIL context comm=%s p=%d rank=%d: creation returned %d\n", kind, p, r, rc);
+    return 1;
+  }
+  int *worlds = malloc(sizeof(int) * (size_t)p), *node = malloc(sizeof(int) * (size_t)p);
+  int *size = calloc((size_t)wp + 1, sizeof(int)), *first = malloc(sizeof(int) * ((size_t)wp + 1));
+  MPI_Allgather(&w, 1, MPI_INT, worlds, 1, MPI_INT, comm);
+  for (int i = 0; i <= wp; i++) first[i] = -1;
+  /* Expected: node sizes, regularity (equal sizes, consecutive ranks). */
+  int found = 0, mn = p, mx = 0, consecutive = 1;
+  for (int i = 0; i < p; i++) {
+    node[i] = ppn > 0 ? worlds[i] / ppn : 0;
+    if (size[node[i]]++ == 0) {
+      found++;
+      first[node[i]] = i;
+    } else if (node[i - 1] != node[i]) {
+      consecutive = 0;
+    }
+  }
+  for (int i = 0; i < p; i++) {
+    if (size[node[i]] < mn) mn = size[node[i]];
+    if (size[node[i]] > mx) mx = size[node[i]];
+  }
+  int regular = consecutive && mn == mx;
+  int n = regular ? mx : 1, my_local = regular ? r - first[node[r]] : 0;
+  long node_sum = 0, lane_sum = 0, got[2];
+  for (int i = 0; i < p; i++) {
+    if (regular ? node[i] == node[r] : i == r) node_sum += worlds[i];
+    if (!regular || i % n == my_local) lane_sum += worlds[i];
+  }
+  long mine[2] = {w, w};
+  MPI_Allreduce(&mine[0], &got[0], 1, MPI_LONG, MPI_SUM, nodec);
+  MPI_Allreduce(&mine[1], &got[1], 1, MPI_LONG, MPI_SUM, lane);
+  int ns, ls;
+  MPI_Comm_size(nodec, &ns);
+  MPI_Comm_size(lane, &ls);
+  char what[200] = "";
+#define EXPECT(cond, ...) \
+  if (!what[0] && !(cond)) snprintf(what, sizeof what, __VA_ARGS__)
+  EXPECT(ctx->regular == regular, "regular=%d, expected %d", ctx->regular, regular);
+  EXPECT(ctx->found_nodes == found, "found_nodes=%d, expected %d", ctx->found_nodes, found);
+  EXPECT(ctx->min_ppn == mn && ctx->max_ppn == mx, "node sizes %d..%d, expected %d..%d",
+         ctx->min_ppn, ctx->max_ppn, mn, mx);
+  EXPECT(ctx->ppn == n && ctx->nnodes == p / n, "ppn=%d nnodes=%d, expected %d and %d", ctx->ppn,
+         ctx->nnodes, n, p / n);
+  EXPECT(ctx->node == r / n && ctx->local == my_local, "node=%d local=%d, expected %d and %d",
+         ctx->node, ctx->local, r / n, my_local);
+  EXPECT(ns == n && ls == p / n, "nodecomm size %d, lanecomm size %d, expected %d and %d", ns, ls,
+         n, p / n);
+  EXPECT(got[0] == node_sum && got[1] == lane_sum,
+         "members (sums of world ranks): node %ld lane %ld, expected %ld and %ld", got[0], got[1],
+         node_sum, lane_sum);
+#undef EXPECT
+  if (what[0]) printf("FAIL context comm=%s p=%d ppn=%d rank=%d: %s\n", kind, p, ppn, r, what);
+  if (r == 0)
+    printf(
+        "CTX comm=%s p=%d placement_ppn=%d: nodes found %d, sizes %d..%d, regular=%d, "
+        "nodecomm %d, lanecomm %d\n",
+        kind, p, ppn, ctx->found_nodes, ctx->min_ppn, ctx->max_ppn, ctx->regular, ns, ls);
+  fflush(stdout);
+  free(worlds);
+  free(node);
+  free(size);
+  free(first);
+  return what[0] != 0;
+}
+
+/* ---- counts that cannot overflow silently ------------------------------- */
+
+/* The helpers that hand counts to MPI must refuse a total above INT_MAX
+ * (MPI_ERR_COUNT) instead of truncating it, without touching memory: an
+ * allgather whose p blocks add up to 2^31 elements, a wrapped range given as
+ * an hindexed type, a message and a local copy. No 2 GiB is allocated: the
+ * refusals come before any access. Returns 1 if a guard is missing. */
+static int check_count_guards(void) {
+  char small[16];
+  cs_view v;
+  int bad = 0;
+  cs_count_quiet = 1;
+  cs_layout big = cs_layout_regular(4, (1L << 29) + 1); /* 4 blocks: 2^31 + 4 elements */
+  cs_layout ok = cs_layout_regular(4, 1000);
+  if (cs_view_range(&v, small, MPI_BYTE, &big, 0, 4) != MPI_ERR_COUNT) bad |= 1;
+  if (cs_view_range(&v, small, MPI_BYTE, &big, 3, 4) != MPI_ERR_COUNT) bad |= 2; /* wraps */
+  if (cs_view_range(&v, small, MPI_BYTE, &ok, 0, 4) != MPI_SUCCESS || v.count != 4000) bad |= 4;
+  cs_view_free(&v);
+  if (cs_sendrecv(small, (long)INT_MAX + 1, MPI_BYTE, 0, small, 0, MPI_BYTE, 0, MPI_COMM_SELF) !=
+      MPI_ERR_COUNT)
+    bad |= 8;
+  if (cs_copy(small, 1L << 31, MPI_BYTE, small + 8, 1L << 31, MPI_BYTE) != MPI_ERR_COUNT) bad |= 16;
+  if (cs_reduce_local(small, small + 8, 1L << 31, MPI_BYTE, MPI_BOR) != MPI_ERR_COUNT) bad |= 32;
+  cs_count_quiet = 0;
+  if (bad)
+    printf(
+        "FAIL count guards: a count above INT_MAX was not refused with MPI_ERR_COUNT "
+        "(mask %d: 1 view, 2 wrapped view, 4 small view, 8 message, 16 copy, 32 reduction)\n",
+        bad);
+  return bad != 0;
+}
+
 /* ---- option parsing and the case loops -------------------------------- */
 
 /* Parses a count expression: a number, or p, p-1, p+1, p/2, 2p ... */
@@ -574,7 +712,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
   types_init();
   const char *colls = "all", *algos = "all", *counts = "0,1,p-1,p,p+1,1009", *roots = "auto",
              *inplace = "0,1", *tlist = "int,double,byte,vec,noncomm",
-             *layouts = "even,one,ramp,rev";
+             *layouts = "even,one,ramp,rev", *comm_kinds = "world";
+  int expect_ppn = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--coll"))
       colls = argv[i + 1];
@@ -590,6 +729,10 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       tlist = argv[i + 1];
     else if (!strcmp(argv[i], "--layout"))
       layouts = argv[i + 1];
+    else if (!strcmp(argv[i], "--comm"))
+      comm_kinds = argv[i + 1];
+    else if (!strcmp(argv[i], "--ppn"))
+      expect_ppn = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--counts")) {
       char *cb = strdup(argv[i + 1]), **items = malloc(sizeof(char *) * 65536);
       int k = split(cb, items, 65536);
@@ -657,109 +800,143 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       return 2;
     }
   }
-  tally ty = {0};
-  for (int ci = 0; ci < CS_NCOLL; ci++) {
-    int want = all_colls;
-    for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);
-    if (!want) continue;
-    const cs_coll_info *ci_info = &cs_colls[ci];
-    int v = cs_coll_shape((cs_coll)ci) == CS_SHAPE_SPLIT;
-    for (int ai = 0; ai < (all_algos ? cs_nalgos : na); ai++) {
-      const cs_algo_info *a;
-      const char *aname;
-      if (all_algos) {
-        a = &cs_algos[ai];
-        if (a->coll != (cs_coll)ci) continue;
-        aname = a->name;
-      } else {
-        a = cs_algo_find((cs_coll)ci, aitems[ai]);
-        if (!a) continue; /* the front door validates names */
-        aname = aitems[ai];
-      }
-      for (int ni_ = 0; ni_ < nn; ni_++) {
-        int ok;
-        long n = eval_expr(nitems[ni_], p, &ok);
-        if (!ok || n < 0) {
-          if (r == 0)
-            fprintf(stderr, "collsim: bad count '%s' (a number >= 0 or p, p-1, p+1, p/2, p*2)\n",
-                    nitems[ni_]);
-          return 2;
+  if (explicit_counts && strcmp(comm_kinds, "world")) {
+    if (r == 0)
+      fprintf(stderr,
+              "collsim: --counts gives one count per rank of the world: use --comm world\n");
+    return 2;
+  }
+  const int world_p = p;
+  long total[3] = {0, 0, 0}; /* passed, failed, known over all communicators */
+  char *kbuf = strdup(comm_kinds), *kitems[8];
+  int nk = split(kbuf, kitems, 8);
+  for (int ki = 0; ki < nk; ki++) {
+    MPI_Comm cc;
+    if (make_comm(comm, kitems[ki], &cc) != MPI_SUCCESS) {
+      if (r == 0) fprintf(stderr, "collsim: cannot create the %s communicator\n", kitems[ki]);
+      return 2;
+    }
+    MPI_Comm_size(cc, &p);
+    MPI_Comm_rank(cc, &r);
+    tally ty = {0};
+    /* The kernel context first (it costs simulated time), with the lane
+     * communicator, then the check that it sees the nodes. */
+    note(&ty, check_context(cc, expect_ppn, kitems[ki]));
+    note(&ty, ki == 0 && r == 0 ? check_count_guards() : 0);
+    note(&ty, ki == 0 && r == 0 ? cs_dispatch_verify(stderr) != 0 : 0);
+    for (int ci = 0; ci < CS_NCOLL; ci++) {
+      int want = all_colls;
+      for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[ci].name);
+      if (!want) continue;
+      const cs_coll_info *ci_info = &cs_colls[ci];
+      int v = cs_coll_shape((cs_coll)ci) == CS_SHAPE_SPLIT;
+      for (int ai = 0; ai < (all_algos ? cs_nalgos : na); ai++) {
+        const cs_algo_info *a;
+        const char *aname;
+        if (all_algos) {
+          a = &cs_algos[ai];
+          if (a->coll != (cs_coll)ci) continue;
+          aname = a->name;
+        } else {
+          a = cs_algo_find((cs_coll)ci, aitems[ai]);
+          if (!a) continue; /* the front door validates names */
+          aname = aitems[ai];
         }
-        /* dedupe counts that coincide for this p */
-        int dup = 0;
-        for (int k = 0; k < ni_ && !dup; k++) {
-          int ok2;
-          dup = eval_expr(nitems[k], p, &ok2) == n;
-        }
-        if (dup) continue;
-        for (int li = 0; li < L_N; li++) {
-          /* Collectives without blocks run once: with the total of
-           * --counts if given, else with the count itself. */
-          if (!v && li != (explicit_counts ? L_EXPLICIT : L_EVEN)) continue;
-          if (v && !lsel[li]) continue;
-          if (ci == CS_reduce_scatter && li == L_REV) continue; /* no displs */
-          /* roots */
-          int rootlist[4096], nr = 0;
-          if (!ci_info->rooted)
-            rootlist[nr++] = 0;
-          else if (!strcmp(ritems[0], "auto")) {
-            if (p <= 16)
-              for (int k = 0; k < p; k++) rootlist[nr++] = k;
-            else {
-              int cand[4] = {0, 1, p / 2, p - 1};
-              for (int k = 0; k < 4; k++) rootlist[nr++] = cand[k];
-            }
-          } else if (!strcmp(ritems[0], "all")) {
-            for (int k = 0; k < p && k < 4096; k++) rootlist[nr++] = k;
-          } else
-            for (int k = 0; k < nroot; k++) {
-              int ok3;
-              long rv = eval_expr(ritems[k], p, &ok3);
-              if (!ok3 || rv < 0 || rv >= p) {
-                if (r == 0)
-                  fprintf(stderr, "collsim: bad --root %s for p = %d (valid: 0 .. %d, p/2, p-1)\n",
-                          ritems[k], p, p - 1);
-                return 2;
+        for (int ni_ = 0; ni_ < nn; ni_++) {
+          int ok;
+          long n = eval_expr(nitems[ni_], p, &ok);
+          if (!ok || n < 0) {
+            if (r == 0)
+              fprintf(stderr, "collsim: bad count '%s' (a number >= 0 or p, p-1, p+1, p/2, p*2)\n",
+                      nitems[ni_]);
+            return 2;
+          }
+          /* dedupe counts that coincide for this p */
+          int dup = 0;
+          for (int k = 0; k < ni_ && !dup; k++) {
+            int ok2;
+            dup = eval_expr(nitems[k], p, &ok2) == n;
+          }
+          if (dup) continue;
+          for (int li = 0; li < L_N; li++) {
+            /* Collectives without blocks run once: with the total of
+             * --counts if given, else with the count itself. */
+            if (!v && li != (explicit_counts ? L_EXPLICIT : L_EVEN)) continue;
+            if (v && !lsel[li]) continue;
+            if (ci == CS_reduce_scatter && li == L_REV) continue; /* no displs */
+            /* roots */
+            int rootlist[4096], nr = 0;
+            if (!ci_info->rooted)
+              rootlist[nr++] = 0;
+            else if (!strcmp(ritems[0], "auto")) {
+              if (p <= 16)
+                for (int k = 0; k < p; k++) rootlist[nr++] = k;
+              else {
+                int cand[4] = {0, 1, p / 2, p - 1};
+                for (int k = 0; k < 4; k++) rootlist[nr++] = cand[k];
               }
-              rootlist[nr++] = (int)rv;
-            }
-          for (int ri = 0; ri < nr; ri++) {
-            int seen = 0;
-            for (int k = 0; k < ri; k++) seen |= rootlist[k] == rootlist[ri];
-            if (seen) continue;
-            for (int ii = 0; ii < ni; ii++) {
-              int ip = atoi(iitems[ii]);
-              if (ip && !ci_info->in_place) continue;
-              for (int t = 0; t < T_N; t++) {
-                if (!tsel[t]) continue;
-                if (types[t].reduces_only && !ci_info->reduces) continue;
-                /* ops do not matter for data movement: int and byte
-                 * cover vec's work except the gaps, so all types run */
-                ccase c = {(cs_coll)ci, a, aname, n, li, rootlist[ri], ip, t};
-                int f = run_case(&c, comm);
-                note(&ty, f);
+            } else if (!strcmp(ritems[0], "all")) {
+              for (int k = 0; k < p && k < 4096; k++) rootlist[nr++] = k;
+            } else
+              for (int k = 0; k < nroot; k++) {
+                int ok3;
+                long rv = eval_expr(ritems[k], p, &ok3);
+                if (!ok3 || rv < 0 || rv >= p) {
+                  if (r == 0)
+                    fprintf(stderr,
+                            "collsim: bad --root %s for p = %d (valid: 0 .. %d, p/2, p-1)\n",
+                            ritems[k], p, p - 1);
+                  return 2;
+                }
+                rootlist[nr++] = (int)rv;
+              }
+            for (int ri = 0; ri < nr; ri++) {
+              int seen = 0;
+              for (int k = 0; k < ri; k++) seen |= rootlist[k] == rootlist[ri];
+              if (seen) continue;
+              for (int ii = 0; ii < ni; ii++) {
+                int ip = atoi(iitems[ii]);
+                if (ip && !ci_info->in_place) continue;
+                for (int t = 0; t < T_N; t++) {
+                  if (!tsel[t]) continue;
+                  if (types[t].reduces_only && !ci_info->reduces) continue;
+                  /* ops do not matter for data movement: int and byte
+                   * cover vec's work except the gaps, so all types run */
+                  ccase c = {(cs_coll)ci, a, aname, n, li, rootlist[ri], ip, t, kitems[ki]};
+                  int f = run_case(&c, cc);
+                  note(&ty, f);
+                }
               }
             }
           }
         }
       }
     }
-  }
-  /* A case failed iff it failed on some rank. */
-  unsigned char *all = r == 0 ? malloc((size_t)(ty.ncase + 1)) : NULL;
-  MPI_Reduce(ty.failed_flags, all, (int)ty.ncase, MPI_UNSIGNED_CHAR, MPI_MAX, 0, comm);
-  if (r == 0) {
-    long failed = 0, known = 0;
-    for (long i = 0; i < ty.ncase; i++) {
-      failed += all[i] == 1;
-      known += all[i] == 2;
+    /* A case failed iff it failed on some rank. */
+    unsigned char *all = r == 0 ? malloc((size_t)(ty.ncase + 1)) : NULL;
+    MPI_Reduce(ty.failed_flags, all, (int)ty.ncase, MPI_UNSIGNED_CHAR, MPI_MAX, 0, cc);
+    if (r == 0) {
+      long failed = 0, known = 0;
+      for (long i = 0; i < ty.ncase; i++) {
+        failed += all[i] == 1;
+        known += all[i] == 2;
+      }
+      total[0] += ty.ncase - failed - known;
+      total[1] += failed;
+      total[2] += known;
+      free(all);
     }
-    printf("RESULT p=%d passed=%ld failed=%ld known=%ld\n", p, ty.ncase - failed - known, failed,
-           known);
-    fflush(stdout);
-    free(all);
+    free(ty.failed_flags);
+    if (cc != comm) MPI_Comm_free(&cc);
+    MPI_Comm_rank(comm, &r);
   }
-  free(ty.failed_flags);
+  free(kbuf);
+  long sum[3];
+  MPI_Reduce(total, sum, 3, MPI_LONG, MPI_SUM, 0, comm);
+  if (r == 0) {
+    printf("RESULT p=%d passed=%ld failed=%ld known=%ld\n", world_p, sum[0], sum[1], sum[2]);
+    fflush(stdout);
+  }
   free(cbuf);
   free(abuf);
   free(nbuf);

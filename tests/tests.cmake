@@ -8,6 +8,9 @@ add_test(NAME sched COMMAND test_sched 1024)
 # The results store: headers as documented, rows read back, resume scan.
 add_test(NAME store COMMAND test_store)
 
+# The topology module: placements, host names both ways, node keys.
+add_test(NAME topo COMMAND test_topo)
+
 # The registry: every family the issue names, for the collectives named.
 add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
@@ -45,6 +48,24 @@ endforeach()
 
 # A real-MPI subset under mpirun (Open MPI, oversubscribed), up to 8 ranks.
 add_test(NAME check_mpi COMMAND ${CLI} check --backend mpi --np 1-8 --count 0,1,p-1,p+1,100)
+
+# Nodes and derived communicators, sampled (every collective and algorithm,
+# fewer counts and types): 4 ranks per node (hosts node<N>-<j>) and the
+# communicators world, dup, two halves and reversed ranks, as MPICH's tests
+# cycle them. Each run also checks the kernel context against the placement
+# (p = 8: 2 regular nodes of 4, lane communicators of 2; p = 10: nodes of
+# 4, 4, 2, not regular, so nodecomm = self and lanecomm = comm; the halves
+# and the reversed order) and the INT_MAX count guards. The full matrix on
+# these dimensions is one command away:
+#   ./collsim check --np 1-33 --ppn 4 --comm world,dup,split,rev
+add_test(NAME check_smpi_ppn4_comms COMMAND ${CLI} check --np 5,8,10 --ppn 4 --comm world,dup,split,rev
+         --count 0,1,p+1 --type int,vec,noncomm --jobs 1)
+add_test(NAME check_smpi_ppn4_1009 COMMAND ${CLI} check --np 7,12 --ppn 4 --comm split,rev --count 1009
+         --type int,double --jobs 1)
+# The same under mpirun with virtual nodes of 4 consecutive ranks
+# (COLLSIM_VNODE=4): the multi-node code paths on one machine.
+add_test(NAME check_mpi_vnode4_comms COMMAND ${CLI} check --backend mpi --np 6,8 --vnode 4
+         --comm world,split,rev --count 0,1,p+1 --type int,vec,noncomm)
 
 # The platform generator: exact alpha-beta(m+16), gamma per byte, max-rate and
 # two-lane behaviour in SMPI, named machines load, deterministic output.

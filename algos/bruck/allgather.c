@@ -14,7 +14,8 @@
 #include "../kernel.h"
 
 int cs_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -32,14 +33,14 @@ int cs_allgather_bruck(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                : cs_copy(sendbuf, sendcount, sendtype, t.buf, recvcount, recvtype);
   for (int dist = 1; dist < p && rc == MPI_SUCCESS; dist *= 2) {
     int nb = dist < p - dist ? dist : p - dist;
-    rc = cs_sendrecv(t.buf, (int)(nb * n), recvtype, cs_mod(r - dist, p), t.buf + dist * n * ext,
-                     (int)(nb * n), recvtype, (r + dist) % p, comm);
+    rc = cs_sendrecv(t.buf, (nb * n), recvtype, cs_mod(r - dist, p), t.buf + dist * n * ext,
+                     (nb * n), recvtype, (r + dist) % p, comm);
   }
   /* Rotate into rank order: rel [0, p-r) -> blocks r.., rel [p-r, p) -> 0.. */
   if (rc == MPI_SUCCESS)
-    rc = cs_copy(t.buf, (int)((p - r) * n), recvtype, own_place, (int)((p - r) * n), recvtype);
+    rc = cs_copy(t.buf, ((p - r) * n), recvtype, own_place, ((p - r) * n), recvtype);
   if (rc == MPI_SUCCESS)
-    rc = cs_copy(t.buf + (p - r) * n * ext, (int)(r * n), recvtype, rb, (int)(r * n), recvtype);
+    rc = cs_copy(t.buf + (p - r) * n * ext, (r * n), recvtype, rb, (r * n), recvtype);
   cs_tmp_free(&t);
   return rc;
 }

@@ -15,15 +15,17 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-static int bfly_allgather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                          const cs_layout *l, MPI_Datatype dt, MPI_Comm comm) {
+int cs_piece_allgatherv_butterfly(const void *sendbuf, int scount, MPI_Datatype stype,
+                                  void *recvbuf, const cs_layout *l, MPI_Datatype dt, MPI_Comm comm,
+                                  const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   MPI_Aint ext = cs_extent(dt);
   char *rb = recvbuf;
   if (sendbuf != MPI_IN_PLACE)
-    CS_CHECK(cs_copy(sendbuf, scount, stype, rb + cs_ldispl(l, r) * ext, (int)cs_lcount(l, r), dt));
+    CS_CHECK(cs_copy(sendbuf, scount, stype, rb + cs_ldispl(l, r) * ext, cs_lcount(l, r), dt));
   if (p == 1) return MPI_SUCCESS;
   cs_bfly bf;
   cs_bfly_init(&bf, p);
@@ -70,18 +72,20 @@ static int bfly_allgather(const void *sendbuf, int scount, MPI_Datatype stype, v
 }
 
 int cs_allgather_butterfly(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
-  return bfly_allgather(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm);
+  return cs_piece_allgatherv_butterfly(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm,
+                                       ctx);
 }
 
 int cs_allgatherv_butterfly(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm) {
+                            MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
-  return bfly_allgather(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm);
+  return cs_piece_allgatherv_butterfly(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm,
+                                       ctx);
 }

@@ -31,15 +31,17 @@ static void survivors_range(const cs_bfly *bf, const cs_layout *l, int a, int b,
   *end = cs_ldispl(l, hi2 - 1) + cs_lcount(l, hi2 - 1);
 }
 
-int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_butterfly(const void *in, void *out, const cs_layout *l,
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace,
+                                      const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   MPI_Aint ext = cs_extent(dt);
   long m = cs_ldispl(l, p - 1) + cs_lcount(l, p - 1), own_n = cs_lcount(l, r);
   const char *V = in;
-  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(V, (int)own_n, dt, out, (int)own_n, dt);
+  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(V, own_n, dt, out, own_n, dt);
   cs_bfly bf;
   cs_bfly_init(&bf, p);
   cs_tmp W = {0}, T = {0};
@@ -49,21 +51,20 @@ int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   long h = m / 2;
   if (rc == MPI_SUCCESS && r < 2 * bf.rem) {
     if (nr >= 0) { /* even: keep [0, h), hand [h, m) over */
-      rc = cs_sendrecv(V + h * ext, (int)(m - h), dt, r + 1, T.buf, (int)h, dt, r + 1, comm);
-      if (rc == MPI_SUCCESS) rc = cs_copy(V, (int)h, dt, W.buf, (int)h, dt);
-      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, (int)h, dt, op);
+      rc = cs_sendrecv(V + h * ext, (m - h), dt, r + 1, T.buf, h, dt, r + 1, comm);
+      if (rc == MPI_SUCCESS) rc = cs_copy(V, h, dt, W.buf, h, dt);
+      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, h, dt, op);
       if (rc == MPI_SUCCESS)
-        rc =
-            cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, W.buf + h * ext, (int)(m - h), dt, r + 1, comm);
+        rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, W.buf + h * ext, (m - h), dt, r + 1, comm);
     } else { /* odd: reduce [h, m), pass it to the even partner, wait */
-      rc = cs_sendrecv(V, (int)h, dt, r - 1, T.buf, (int)(m - h), dt, r - 1, comm);
-      if (rc == MPI_SUCCESS) rc = cs_copy(V + h * ext, (int)(m - h), dt, W.buf, (int)(m - h), dt);
-      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, (int)(m - h), dt, op);
+      rc = cs_sendrecv(V, h, dt, r - 1, T.buf, (m - h), dt, r - 1, comm);
+      if (rc == MPI_SUCCESS) rc = cs_copy(V + h * ext, (m - h), dt, W.buf, (m - h), dt);
+      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf, (m - h), dt, op);
       if (rc == MPI_SUCCESS)
-        rc = cs_sendrecv(W.buf, (int)(m - h), dt, r - 1, NULL, 0, dt, MPI_PROC_NULL, comm);
+        rc = cs_sendrecv(W.buf, (m - h), dt, r - 1, NULL, 0, dt, MPI_PROC_NULL, comm);
     }
   } else if (rc == MPI_SUCCESS) {
-    rc = cs_copy(V, (int)m, dt, W.buf, (int)m, dt);
+    rc = cs_copy(V, m, dt, W.buf, m, dt);
   }
   if (nr >= 0) {
     /* Distance halving over survivors: the window [base, base + 2 half)
@@ -76,19 +77,17 @@ int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
                       &kf, &ke);
       survivors_range(&bf, l, lower ? base + half : base, lower ? base + 2 * half : base + half,
                       &sf, &se);
-      rc = cs_sendrecv(W.buf + sf * ext, (int)(se - sf), dt, peer, T.buf, (int)(ke - kf), dt, peer,
-                       comm);
-      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf + kf * ext, (int)(ke - kf), dt, op);
+      rc = cs_sendrecv(W.buf + sf * ext, (se - sf), dt, peer, T.buf, (ke - kf), dt, peer, comm);
+      if (rc == MPI_SUCCESS) rc = cs_reduce_local(T.buf, W.buf + kf * ext, (ke - kf), dt, op);
     }
     if (rc == MPI_SUCCESS && r < 2 * bf.rem) {
       long c1 = cs_lcount(l, r + 1);
-      rc = cs_sendrecv(W.buf + cs_ldispl(l, r + 1) * ext, (int)c1, dt, r + 1, NULL, 0, dt,
-                       MPI_PROC_NULL, comm);
+      rc = cs_sendrecv(W.buf + cs_ldispl(l, r + 1) * ext, c1, dt, r + 1, NULL, 0, dt, MPI_PROC_NULL,
+                       comm);
     }
-    if (rc == MPI_SUCCESS)
-      rc = cs_copy(W.buf + cs_ldispl(l, r) * ext, (int)own_n, dt, out, (int)own_n, dt);
+    if (rc == MPI_SUCCESS) rc = cs_copy(W.buf + cs_ldispl(l, r) * ext, own_n, dt, out, own_n, dt);
   } else if (rc == MPI_SUCCESS) {
-    rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, out, (int)own_n, dt, r - 1, comm);
+    rc = cs_sendrecv(NULL, 0, dt, MPI_PROC_NULL, out, own_n, dt, r - 1, comm);
   }
   cs_tmp_free(&W);
   cs_tmp_free(&T);
@@ -96,17 +95,18 @@ int cs_bfly_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
 }
 
 int cs_reduce_scatter_block_butterfly(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                      const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_butterfly(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }
 
 int cs_reduce_scatter_butterfly(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -114,8 +114,8 @@ int cs_reduce_scatter_butterfly(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc =
-      cs_bfly_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
+  int rc = cs_piece_reduce_scatter_butterfly(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                             inplace, ctx);
   free(displs);
   return rc;
 }

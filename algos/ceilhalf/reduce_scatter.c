@@ -24,16 +24,16 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                    MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
+                                     MPI_Op op, MPI_Comm comm, int inplace, const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   MPI_Aint ext = cs_extent(dt);
   long own_n = cs_lcount(l, r);
 #define VBLOCK(b) ((const char *)in + cs_ldispl(l, (b)) * ext)
-  if (p == 1)
-    return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), (int)own_n, dt, out, (int)own_n, dt);
+  if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), own_n, dt, out, own_n, dt);
 
   int q = cs_ceil_log2(p), hi = p - p / 2; /* ceil(p/2) */
   /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. */
@@ -61,28 +61,28 @@ int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *
       cs_view sv;
       rc = cs_view_range(&sv, (void *)in, dt, l, r + s, n);
       if (rc != MPI_SUCCESS) break;
-      rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, (int)rn, dt, from, comm);
+      rc = cs_sendrecv(sv.buf, sv.count, sv.type, to, dst, rn, dt, from, comm);
       cs_view_free(&sv);
       /* R[i] = T[i] + V[r+i] for i < n, and R[s-1] = V[r+s-1] if n < s. */
       double pending = 0; /* one charge for the n blocks (the model's unit) */
       for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
         rc = cs_reduce_local_deferred(VBLOCK((r + i) % p), dst + off[i] * ext,
-                                      (int)cs_lcount(l, (r + i) % p), dt, op, &pending);
+                                      cs_lcount(l, (r + i) % p), dt, op, &pending);
       cs_charge_pending(&pending);
       if (rc == MPI_SUCCESS && n < s) {
         int b = (r + s - 1) % p;
-        rc = cs_copy(VBLOCK(b), (int)cs_lcount(l, b), dt, RAT(s - 1), (int)cs_lcount(l, b), dt);
+        rc = cs_copy(VBLOCK(b), cs_lcount(l, b), dt, RAT(s - 1), cs_lcount(l, b), dt);
       }
       if (last && rc == MPI_SUCCESS && dst != (char *)out)
-        rc = cs_copy(dst, (int)own_n, dt, out, (int)own_n, dt);
+        rc = cs_copy(dst, own_n, dt, out, own_n, dt);
     } else {
-      rc = cs_sendrecv(RAT(s), (int)(off[sp] - off[s]), dt, to, dst, (int)rn, dt, from, comm);
+      rc = cs_sendrecv(RAT(s), (off[sp] - off[s]), dt, to, dst, rn, dt, from, comm);
       if (rc != MPI_SUCCESS) break;
       if (dst == (char *)out) {
-        rc = cs_reduce_local(R.buf, out, (int)own_n, dt, op);
+        rc = cs_reduce_local(R.buf, out, own_n, dt, op);
       } else {
-        rc = cs_reduce_local(T.buf, R.buf, (int)rn, dt, op);
-        if (rc == MPI_SUCCESS && last) rc = cs_copy(R.buf, (int)own_n, dt, out, (int)own_n, dt);
+        rc = cs_reduce_local(T.buf, R.buf, rn, dt, op);
+        if (rc == MPI_SUCCESS && last) rc = cs_copy(R.buf, own_n, dt, out, own_n, dt);
       }
     }
   }
@@ -95,17 +95,17 @@ int cs_ceilhalf_reduce_scatter_core(const void *in, void *out, const cs_layout *
 }
 
 int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int recvcount,
-                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                         inplace);
+  return cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                          inplace, ctx);
 }
 
 int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -113,8 +113,8 @@ int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int rec
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_ceilhalf_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                           inplace);
+  int rc = cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                            inplace, ctx);
   free(displs);
   return rc;
 }

@@ -28,7 +28,7 @@ int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void 
   MPI_Comm_rank(comm, &r);
   long own_n = cs_lcount(l, r);
   char *own_place = (char *)recvbuf + cs_ldispl(l, r) * cs_extent(dt);
-  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, scount, stype, own_place, (int)own_n, dt));
+  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, scount, stype, own_place, own_n, dt));
   if (p == 1) return MPI_SUCCESS;
   cs_circ c;
   cs_circ_init(&c, p);
@@ -49,19 +49,28 @@ int cs_allgather_core(const void *sendbuf, int scount, MPI_Datatype stype, void 
   return rc;
 }
 
+int cs_piece_allgatherv_circulant(const void *sendbuf, int scount, MPI_Datatype stype,
+                                  void *recvbuf, const cs_layout *l, MPI_Datatype dt, MPI_Comm comm,
+                                  const cs_ctx *ctx) {
+  (void)ctx;
+  return cs_allgather_core(sendbuf, scount, stype, recvbuf, l, dt, comm, 0);
+}
+
 int cs_allgather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
-  return cs_allgather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm, 0);
+  return cs_piece_allgatherv_circulant(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm,
+                                       ctx);
 }
 
 int cs_allgatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm) {
+                            MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
-  return cs_allgather_core(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm, 0);
+  return cs_piece_allgatherv_circulant(sendbuf, sendcount, sendtype, recvbuf, &l, recvtype, comm,
+                                       ctx);
 }

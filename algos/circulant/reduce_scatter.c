@@ -27,8 +27,10 @@
 /* Reduce-scatter of the input in (layout l, block b at displ(b)) into out,
  * which receives the own block (count(r) elements). in may equal out's
  * buffer (MPI_IN_PLACE): the input is read before out is written. */
-int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm, int inplace) {
+int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout *l,
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int inplace,
+                                      const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -36,8 +38,7 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   long own_n = cs_lcount(l, r);
   const char *own_in = (const char *)in + cs_ldispl(l, r) * ext;
   if (p == 1)
-    return inplace && own_in == out ? MPI_SUCCESS
-                                    : cs_copy(own_in, (int)own_n, dt, out, (int)own_n, dt);
+    return inplace && own_in == out ? MPI_SUCCESS : cs_copy(own_in, own_n, dt, out, own_n, dt);
 
   cs_circ c;
   cs_circ_init(&c, p);
@@ -112,15 +113,14 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   }
   /* Add the own input where it is due: to the own block, and to the blocks
    * of rounds with e_k = 0. */
-  if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, (int)own_n, dt, op);
+  if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, own_n, dt, op);
   for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
     int n = 1 << (c.q - 1 - k);
     double pending = 0; /* one charge per segment (the model's unit) */
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++, j++)
       if (!c.e[k])
         rc = cs_reduce_local_deferred((const char *)in + cs_ldispl(l, blk[j]) * ext,
-                                      pbuf + off[j] * ext, (int)cs_lcount(l, blk[j]), dt, op,
-                                      &pending);
+                                      pbuf + off[j] * ext, cs_lcount(l, blk[j]), dt, op, &pending);
     cs_charge_pending(&pending);
   }
   /* Rounds 1 .. q-1: send the segment of round k, receive [own, segments
@@ -128,14 +128,14 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
   for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
     int n = 1 << (c.q - 1 - k);
     long seg = off[j + n] - off[j], tail = part_n - off[j + n];
-    rc = cs_sendrecv(pbuf + off[j] * ext, (int)seg, dt, cs_mod(r - c.d[k], p), temp.buf,
-                     (int)(own_n + tail), dt, cs_mod(r + c.d[k], p), comm);
-    if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, (int)own_n, dt, op);
+    rc = cs_sendrecv(pbuf + off[j] * ext, seg, dt, cs_mod(r - c.d[k], p), temp.buf, (own_n + tail),
+                     dt, cs_mod(r + c.d[k], p), comm);
+    if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, own_n, dt, op);
     if (rc == MPI_SUCCESS)
-      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, (int)tail, dt, op);
+      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, tail, dt, op);
     j += n;
   }
-  if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, (int)own_n, dt, out, (int)own_n, dt);
+  if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, own_n, dt, out, own_n, dt);
   cs_tmp_free(&part);
   cs_tmp_free(&temp);
   free(rel);
@@ -145,17 +145,18 @@ int cs_circ_reduce_scatter_core(const void *in, void *out, const cs_layout *l, M
 }
 
 int cs_reduce_scatter_block_circulant(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                      const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_regular(p, recvcount);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }
 
 int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   int *displs = malloc(sizeof(int) * (size_t)p);
@@ -163,18 +164,18 @@ int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int re
   for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
   int inplace = sendbuf == MPI_IN_PLACE;
-  int rc =
-      cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace);
+  int rc = cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                             inplace, ctx);
   free(displs);
   return rc;
 }
 
 int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        int root, MPI_Comm comm) {
+                        int root, MPI_Comm comm, const cs_ctx *ctx) {
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_single(p, root, count);
   int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_circ_reduce_scatter_core(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                     inplace);
+  return cs_piece_reduce_scatter_circulant(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
+                                           inplace, ctx);
 }

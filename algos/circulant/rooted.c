@@ -63,7 +63,7 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
     MPI_Aint ext = cs_extent(rtype);
     if (sendbuf != MPI_IN_PLACE)
       CS_CHECK(cs_copy(sendbuf, scount, stype, (char *)recvbuf + cs_ldispl(l, r) * ext,
-                       (int)cs_lcount(l, r), rtype));
+                       cs_lcount(l, r), rtype));
     for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
       int from = (r + c.d[k]) % p;
       if (block == -1) {
@@ -90,7 +90,7 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
   } else {
     rc = pbuf_reserve(&b, own);
     /* A packed copy of the own block is local work like any other copy. */
-    if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, (int)own, MPI_BYTE);
+    if (rc == MPI_SUCCESS) rc = cs_copy(sendbuf, scount, stype, b.buf, own, MPI_BYTE);
   }
   b.len = own;
   for (int k = 0; k < c.q && rc == MPI_SUCCESS; k++) {
@@ -109,16 +109,25 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
     }
     if (rc == MPI_SUCCESS) rc = pbuf_reserve(&b, b.len + rn);
     if (rc == MPI_SUCCESS)
-      rc = cs_sendrecv(b.buf + sfrom, (int)sn, MPI_PACKED, to, b.buf + b.len, (int)rn, MPI_PACKED,
-                       from, comm);
+      rc =
+          cs_sendrecv(b.buf + sfrom, sn, MPI_PACKED, to, b.buf + b.len, rn, MPI_PACKED, from, comm);
     b.len += rn;
   }
   free(b.buf);
   return rc;
 }
 
+int cs_piece_gatherv_circulant(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
+                               const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
+                               void *prepacked, const cs_ctx *ctx) {
+  (void)ctx;
+  return cs_gather_core(sendbuf, scount, stype, recvbuf, l, rtype, root, comm, -2, prepacked);
+}
+
 int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -130,7 +139,8 @@ int cs_gather_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 
 int cs_gatherv_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         int root, MPI_Comm comm) {
+                         int root, MPI_Comm comm, const cs_ctx *ctx) {
+  (void)ctx;
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, recvcounts, displs);
@@ -168,7 +178,7 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
     }
     free(hdr);
     if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype), (int)cs_lcount(l, r),
+      rc = cs_copy((const char *)sendbuf + cs_ldispl(l, r) * cs_extent(stype), cs_lcount(l, r),
                    stype, recvbuf, rcount, rtype);
     return rc;
   }
@@ -201,11 +211,11 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
     }
     long rn = recvs ? off[c.skips[k]] - off[rfirst] : 0;
     long sn = sends ? off[c.skips[k + 1]] - off[c.skips[k]] : 0;
-    rc = cs_sendrecv(b.buf + (sends ? off[c.skips[k]] : 0), (int)sn, MPI_PACKED, to,
-                     b.buf + (recvs ? off[rfirst] : 0), (int)rn, MPI_PACKED, from, comm);
+    rc = cs_sendrecv(b.buf + (sends ? off[c.skips[k]] : 0), sn, MPI_PACKED, to,
+                     b.buf + (recvs ? off[rfirst] : 0), rn, MPI_PACKED, from, comm);
   }
   /* Unpack the own block, rel 0. */
-  if (rc == MPI_SUCCESS) rc = cs_copy(b.buf, (int)own, MPI_BYTE, recvbuf, rcount, rtype);
+  if (rc == MPI_SUCCESS) rc = cs_copy(b.buf, own, MPI_BYTE, recvbuf, rcount, rtype);
   free(b.buf);
   free(bs);
   free(off);
@@ -213,7 +223,9 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
 }
 
 int cs_scatter_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         const cs_ctx *ctx) {
+  (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -224,63 +236,10 @@ int cs_scatter_circulant(const void *sendbuf, int sendcount, MPI_Datatype sendty
 
 int cs_scatterv_circulant(const void *sendbuf, const int sendcounts[], const int displs[],
                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, const cs_ctx *ctx) {
+  (void)ctx;
   int p;
   MPI_Comm_size(comm, &p);
   cs_layout l = cs_layout_arrays(p, sendcounts, displs);
   return scatter_core(sendbuf, &l, sendtype, recvbuf, recvcount, recvtype, root, comm, -1);
-}
-
-/* Reduce as circulant reduce-scatter of an even split followed by the
- * circulant gather of the blocks to the root (Rabenseifner's reduce =
- * reduce_scatter + gather, on the circulant pattern, for any p): 2 ceil(log2
- * p) rounds, (2^q - 1)/p m + (p-1)/p m bytes instead of ceil(log2 p) m, so
- * that a reduce is never slower than the allreduce circulant_rsag (guideline
- * (5) of the circulant paper). Every rank knows the split, so the gather
- * needs no size headers. The reduce-scatter writes the own block where the
- * gather wants it: at a non-root into the gather's packed buffer (for
- * contiguous types), at a root not in place into recvbuf, so there is no
- * local work besides the reduce-scatter's; otherwise one copy of the block.
- */
-int cs_reduce_circulant_rsg(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                            MPI_Op op, int root, MPI_Comm comm) {
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
-  cs_layout l = cs_layout_even(p, count);
-  int inplace = sendbuf == MPI_IN_PLACE;
-  const void *in = inplace ? recvbuf : sendbuf;
-  long own_n = cs_lcount(&l, r);
-  MPI_Aint lb, ext, tlb, text;
-  int size;
-  MPI_Type_get_extent(dt, &lb, &ext);
-  MPI_Type_get_true_extent(dt, &tlb, &text);
-  MPI_Type_size(dt, &size);
-  int contiguous = lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
-  int rc;
-  if (r == root && !inplace) {
-    rc = cs_circ_reduce_scatter_core(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op, comm,
-                                     0);
-    if (rc == MPI_SUCCESS)
-      rc = cs_gather_core(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, root, comm, -2, NULL);
-    return rc;
-  }
-  if (r != root && contiguous) {
-    char *packed = malloc((size_t)(own_n * size) + 1);
-    if (!packed) return MPI_ERR_NO_MEM;
-    rc = cs_circ_reduce_scatter_core(in, packed, &l, dt, op, comm, 0);
-    if (rc != MPI_SUCCESS) {
-      free(packed);
-      return rc;
-    }
-    /* cs_gather_core owns (and frees) packed from here on. */
-    return cs_gather_core(packed, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2, packed);
-  }
-  cs_tmp own = {0};
-  rc = cs_tmp_alloc(&own, own_n, dt);
-  if (rc == MPI_SUCCESS) rc = cs_circ_reduce_scatter_core(in, own.buf, &l, dt, op, comm, 0);
-  if (rc == MPI_SUCCESS)
-    rc = cs_gather_core(own.buf, (int)own_n, dt, recvbuf, &l, dt, root, comm, -2, NULL);
-  cs_tmp_free(&own);
-  return rc;
 }

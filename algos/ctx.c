@@ -1,0 +1,229 @@
+/* The kernel context (see ctx.h): node and lane structure of a communicator,
+ * computed once and cached on the communicator. */
+#include "ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+/* One keyval for all communicators. Under smpirun -no-privatize all
+ * simulated processes share it; they run one at a time, so the first one
+ * creates it. */
+static int ctx_key = MPI_KEYVAL_INVALID;
+
+/* SMPI 3.32 keeps ONE attribute table for MPI_COMM_WORLD, shared by all
+ * simulated processes (measured: what the last process set is what every
+ * process gets), while the attributes of every other communicator are
+ * private to the process. So on MPI_COMM_WORLD the attribute holds a table
+ * of contexts indexed by rank (on a real MPI library each process has its
+ * own table, of which it uses its own slot); it lives until MPI_Finalize. */
+static int world_key = MPI_KEYVAL_INVALID;
+
+static int ctx_delete(MPI_Comm comm, int key, void *val, void *extra) {
+  (void)comm, (void)key, (void)extra;
+  cs_ctx *c = val;
+  if (c->lanecomm != MPI_COMM_NULL) MPI_Comm_free(&c->lanecomm);
+  if (c->nodecomm != MPI_COMM_NULL && c->nodecomm != MPI_COMM_SELF) MPI_Comm_free(&c->nodecomm);
+  free(c);
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_vnode_env(void) {
+  static int warned;
+  const char *v = getenv("COLLSIM_VNODE");
+  if (!v || !*v) return 0;
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (*end || n < 1 || n > 1000000) {
+    if (!warned++)
+      fprintf(stderr,
+              "collsim: COLLSIM_VNODE=%s is not a number of processes per virtual node "
+              "(>= 1); node identity comes from the processor names\n",
+              v);
+    return -1;
+  }
+  return (int)n;
+}
+
+/* The node key of this process and a check value that must agree on all
+ * processes with that key. */
+static int node_key(cs_ctx *c, int *key, int *check) {
+  int vn = cs_ctx_vnode_env();
+  if (vn > 0) {
+    int w;
+    int rc = MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    if (rc != MPI_SUCCESS) return rc;
+    c->vnode = vn;
+    *key = *check = w / vn;
+    return MPI_SUCCESS;
+  }
+  char name[MPI_MAX_PROCESSOR_NAME + 1];
+  int len = 0;
+  memset(name, 0, sizeof name);
+  int rc = MPI_Get_processor_name(name, &len);
+  if (rc != MPI_SUCCESS) return rc;
+  name[len < 0 ? 0 : len > MPI_MAX_PROCESSOR_NAME ? MPI_MAX_PROCESSOR_NAME : len] = '\0';
+  *key = cs_topo_node_key(name);
+  *check = cs_topo_name_check(name);
+  return MPI_SUCCESS;
+}
+
+static int ctx_create(MPI_Comm comm, cs_ctx **out) {
+  cs_ctx *c = calloc(1, sizeof *c);
+  if (!c) return MPI_ERR_NO_MEM;
+  c->comm = comm;
+  c->nodecomm = MPI_COMM_NULL;
+  c->lanecomm = MPI_COMM_NULL;
+  MPI_Comm split = MPI_COMM_NULL;
+  MPI_Comm_size(comm, &c->size);
+  MPI_Comm_rank(comm, &c->rank);
+  int key = 0, check = 0, rc = node_key(c, &key, &check);
+  /* The processes of my node, in rank order. This communicator only serves
+   * to learn the topology and is freed below: under SMPI every communicator
+   * costs each process memory proportional to the number of processes of
+   * the job, so nodecomm is made again only when a kernel asks for it. */
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_split(comm, key, c->rank, &split);
+  int n = 1, local = 0;
+  if (rc == MPI_SUCCESS) {
+    MPI_Comm_size(split, &n);
+    MPI_Comm_rank(split, &local);
+  }
+  /* On the node: do all names agree (no hash collision), and which rank
+   * comes first (the node is consecutive iff each process sits at
+   * first + local)? */
+  int in[3] = {check, -check, -c->rank}, nodewide[3] = {0, 0, 0};
+  if (rc == MPI_SUCCESS) rc = MPI_Allreduce(in, nodewide, 3, MPI_INT, MPI_MAX, split);
+  int collision = nodewide[0] != -nodewide[1];
+  int consecutive = c->rank - local == -nodewide[2];
+  /* Over comm: the largest and smallest node size, any collision, any
+   * node that is not consecutive. */
+  int mine[4] = {n, -n, collision, !consecutive}, all[4] = {0, 0, 0, 0};
+  if (rc == MPI_SUCCESS) rc = MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, comm);
+  c->max_ppn = all[0];
+  c->min_ppn = -all[1];
+  c->regular = all[0] == -all[1] && !all[2] && !all[3];
+  if (rc == MPI_SUCCESS && c->regular) {
+    c->found_nodes = c->size / n;
+  } else if (rc == MPI_SUCCESS) {
+    int first = local == 0;
+    rc = MPI_Allreduce(&first, &c->found_nodes, 1, MPI_INT, MPI_SUM, comm);
+  }
+  if (split != MPI_COMM_NULL) MPI_Comm_free(&split);
+  if (rc != MPI_SUCCESS) {
+    free(c);
+    return rc;
+  }
+  if (c->regular) {
+    c->ppn = n;
+    c->nnodes = c->size / n;
+    c->node = c->rank / n;
+    c->local = local;
+  } else {
+    /* Every decomposition stays correct: one process per "node". */
+    c->nodecomm = MPI_COMM_SELF;
+    c->ppn = 1;
+    c->nnodes = c->size;
+    c->node = c->rank;
+    c->local = 0;
+  }
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+static int world_get(const cs_ctx **ctx) {
+  int rc, p, r;
+  if (world_key == MPI_KEYVAL_INVALID) {
+    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &world_key, NULL);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  cs_ctx **table = NULL;
+  int flag = 0;
+  rc = MPI_Comm_get_attr(MPI_COMM_WORLD, world_key, &table, &flag);
+  if (rc != MPI_SUCCESS) return rc;
+  if (!flag) {
+    table = calloc((size_t)p, sizeof *table);
+    if (!table) return MPI_ERR_NO_MEM;
+    rc = MPI_Comm_set_attr(MPI_COMM_WORLD, world_key, table);
+    if (rc != MPI_SUCCESS) {
+      free(table);
+      return rc;
+    }
+  }
+  if (!table[r]) {
+    rc = ctx_create(MPI_COMM_WORLD, &table[r]);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  *ctx = table[r];
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx) {
+  int rc;
+  if (comm == MPI_COMM_WORLD) return world_get(ctx);
+  if (ctx_key == MPI_KEYVAL_INVALID) {
+    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete, &ctx_key, NULL);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  void *val = NULL;
+  int flag = 0;
+  rc = MPI_Comm_get_attr(comm, ctx_key, &val, &flag);
+  if (rc != MPI_SUCCESS) return rc;
+  if (flag) {
+    *ctx = val;
+    return MPI_SUCCESS;
+  }
+  cs_ctx *c;
+  rc = ctx_create(comm, &c);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = MPI_Comm_set_attr(comm, ctx_key, c);
+  if (rc != MPI_SUCCESS) {
+    ctx_delete(comm, ctx_key, c, NULL);
+    return rc;
+  }
+  *ctx = c;
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_nodecomm(const cs_ctx *ctx, MPI_Comm *nodecomm) {
+  /* The context lives in memory the attribute owns; only the cached
+   * communicators change after creation. */
+  cs_ctx *c = (cs_ctx *)ctx;
+  if (c->nodecomm == MPI_COMM_NULL) {
+    int rc = MPI_Comm_split(c->comm, c->node, c->local, &c->nodecomm);
+    if (rc != MPI_SUCCESS) {
+      c->nodecomm = MPI_COMM_NULL;
+      return rc;
+    }
+  }
+  *nodecomm = c->nodecomm;
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
+  /* The context lives in memory the attribute owns; only this cache field
+   * changes after creation. */
+  cs_ctx *c = (cs_ctx *)ctx;
+  if (c->lanecomm == MPI_COMM_NULL) {
+    int rc = c->regular ? MPI_Comm_split(c->comm, c->local, c->node, &c->lanecomm)
+                        : MPI_Comm_dup(c->comm, &c->lanecomm);
+    if (rc != MPI_SUCCESS) {
+      c->lanecomm = MPI_COMM_NULL;
+      return rc;
+    }
+  }
+  *lanecomm = c->lanecomm;
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_prepare(MPI_Comm comm, int what) {
+  const cs_ctx *c;
+  int rc = cs_ctx_get(comm, &c);
+  MPI_Comm nc, lc;
+  if (rc == MPI_SUCCESS && (what & CS_CTX_NODES)) rc = cs_ctx_nodecomm(c, &nc);
+  if (rc == MPI_SUCCESS && (what & CS_CTX_LANES)) rc = cs_ctx_lanecomm(c, &lc);
+  return rc;
+}
