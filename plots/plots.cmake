@@ -8,4 +8,4 @@ set_property(SOURCE ${CMAKE_SOURCE_DIR}/cli/plot.c APPEND PROPERTY
 
 # Every sample CSV x every picture kind, the files written, and the errors.
 add_test(NAME plots COMMAND bash ${CMAKE_SOURCE_DIR}/tests/plots/run.sh $<TARGET_FILE:collsim-cli>)
-set_tests_properties(plots PROPERTIES TIMEOUT 120)
+set_tests_properties(plots PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})

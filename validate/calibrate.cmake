@@ -89,10 +89,10 @@ add_test(NAME calibrate_quick
          COMMAND ${CMAKE_COMMAND} -DMODE=quick -DCLI=$<TARGET_FILE:collsim-cli>
                  -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_quick
                  -P ${CMAKE_CURRENT_LIST_FILE})
-set_tests_properties(calibrate_quick PROPERTIES TIMEOUT 120 RUN_SERIAL TRUE)
+set_tests_properties(calibrate_quick PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD} RUN_SERIAL TRUE)
 # A simulated max-rate machine: calibrate recovers its parameters.
 add_test(NAME calibrate_smpi
          COMMAND ${CMAKE_COMMAND} -DMODE=smpi -DCLI=$<TARGET_FILE:collsim-cli>
                  -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_smpi
                  -P ${CMAKE_CURRENT_LIST_FILE})
-set_tests_properties(calibrate_smpi PROPERTIES TIMEOUT 120)
+set_tests_properties(calibrate_smpi PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
