@@ -25,7 +25,7 @@ static const cs_fn fns[] = {
 };
 
 int cs_run(const cs_algo_info *a, const cs_args *x) {
-  const cs_fn f = fns[a - cs_algos];
+  const cs_fn f = fns[a->index];
   const cs_ctx *ctx = x->ctx;
   if (!ctx) CS_CHECK(cs_ctx_get(x->comm, &ctx));
   if (a->flags & CS_COMMUTATIVE) {
