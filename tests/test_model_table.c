@@ -107,9 +107,11 @@ static int check(const char *file) {
       double d = fabs(t - want[m]), tol = 1e-9 * fabs(want[m]);
       if (d > tol && !(want[m] == 0 && t == 0)) {
         if (bad < 20)
-          fprintf(stderr, "MISMATCH model %d: %s %s p=%d bytes=%ld root=%d inplace=%d: want %.17g got %.17g (rel %.3g)\n",
-                  m, coll, algo, c.p, c.bytes, c.root, c.inplace, want[m], t,
-                  want[m] ? d / want[m] : INFINITY);
+          fprintf(
+              stderr,
+              "MISMATCH model %d: %s %s p=%d bytes=%ld root=%d inplace=%d: want %.17g got %.17g (rel %.3g)\n",
+              m, coll, algo, c.p, c.bytes, c.root, c.inplace, want[m], t,
+              want[m] ? d / want[m] : INFINITY);
         bad++;
       }
     }
