@@ -39,6 +39,10 @@ set(MT test_model_table check ${T}/expected/model_table.txt)
 add_test(NAME model_table_reducing COMMAND ${MT} allreduce,reduce_scatter_block,reduce_scatter)
 add_test(NAME model_table_allgather COMMAND ${MT} allgather,allgatherv)
 add_test(NAME model_table_rooted COMMAND ${MT} reduce,gather,gatherv,scatter,scatterv)
+# mpirec: the recording MPI's communicators, attributes, host names and
+# setup collectives (for kernel contexts), world ranks in records, loud
+# failure of an unsupported call (tests/test_mpirec.c).
+add_test(NAME mpirec COMMAND test_mpirec)
 # model_breaks: a scratch copy whose ceilhalf reduce-scatter drops one block
 # gives a different model_s (tests/model_breaks.sh; builds the CLI there).
 add_test(NAME model_breaks COMMAND bash ${T}/model_breaks.sh ${CMAKE_SOURCE_DIR} ${CLI})
