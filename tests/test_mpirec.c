@@ -125,6 +125,10 @@ int main(void) {
   rc = csrec_run(3, 0, bad, NULL, &g, err, sizeof err);
   EXPECT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
          rc ? err : "(no error)");
+  for (int r = 0; r < 12; r++) free(g.ops[r]);
+  free(g.ops);
+  free(g.n);
+  free(g.cap);
   printf("test_mpirec: %d failures\n", failures);
   return failures != 0;
 }
