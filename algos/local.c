@@ -3,7 +3,9 @@
  * In simulation (SMPI's mpi.h defines SMPI_H) every reduction and copy of b
  * bytes charges smpi_execute_flops(b): the platform gives each host a speed
  * of 1/gamma flop/s, so local work costs exactly gamma seconds per byte, run
- * after run. On a real MPI library the helper only does the work.
+ * after run. In the models' recording build (models/mpirec/mpi.h defines
+ * CS_MPIREC_H) each charge is recorded as local work of b bytes for the
+ * evaluator. On a real MPI library the helper only does the work.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -34,6 +36,8 @@ int cs_count_ok(long count, const char *what) {
 static void charge(double bytes) {
 #ifdef SMPI_H
   if (bytes > 0) smpi_execute_flops(bytes);
+#elif defined(CS_MPIREC_H)
+  csrec_charge(bytes);
 #else
   (void)bytes;
 #endif
@@ -119,6 +123,11 @@ int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt) {
     t->base = SMPI_SHARED_MALLOC(bytes);
     t->shared = 1;
   } else
+#elif defined(CS_MPIREC_H)
+  if (cs_shared_buffers && bytes > 0) {
+    t->base = csrec_shared_malloc(bytes);
+    t->shared = 1;
+  } else
 #endif
     t->base = malloc(bytes + 1);
   if (!t->base) return MPI_ERR_NO_MEM;
@@ -131,6 +140,12 @@ void cs_tmp_free(cs_tmp *t) {
 #ifdef SMPI_H
   if (t->shared) {
     SMPI_SHARED_FREE(t->base);
+    t->base = NULL;
+    return;
+  }
+#elif defined(CS_MPIREC_H)
+  if (t->shared) {
+    csrec_shared_free(t->base);
     t->base = NULL;
     return;
   }

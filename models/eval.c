@@ -1,13 +1,14 @@
-/* The evaluator of the models: prices per-process schedules (prog.h) under
- * an ABG, max-rate or k-lane cost model. See model.h for the semantics. */
+/* The evaluator of the models: prices the per-process programs that the
+ * recording MPI writes while a kernel runs (prog.h, record.c) under an ABG,
+ * max-rate or k-lane cost model. See model.h for the semantics. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "prog.h"
-#include "sched.h"
 #include "sizes.h"
+#include "topo.h"
 
 cs_model cs_model_abg(double alpha, double beta, double gamma) {
   cs_model m;
@@ -24,13 +25,6 @@ cs_model cs_model_abg(double alpha, double beta, double gamma) {
 
 /* ---- cases ------------------------------------------------------------ */
 
-static int block_coll(cs_coll c) {
-  return c == CS_reduce_scatter_block || c == CS_allgather || c == CS_gather || c == CS_scatter;
-}
-static int split_coll(cs_coll c) {
-  return c == CS_reduce_scatter || c == CS_allgatherv || c == CS_gatherv || c == CS_scatterv;
-}
-
 long cs_case_bytes(cs_coll coll, int p, long m) { return cs_size_bytes(coll, p, m, 1); }
 
 void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]) {
@@ -39,45 +33,12 @@ void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]) {
 
 int cs_case_equal_blocks(cs_coll coll, int p, long m) { return cs_size_equal_blocks(coll, p, m); }
 
-int cs_model_has(cs_coll coll, const char *algo) { return cs_model_generator(coll, algo) != NULL; }
+int cs_model_has(cs_coll coll, const char *algo) {
+  const cs_algo_info *a = cs_algo_find(coll, algo);
+  return a && !(a->flags & CS_NATIVE);
+}
 
 /* ---- programs ------------------------------------------------------------ */
-
-static void push(cs_prog *g, int r, cs_mop op) {
-  if (g->oom) return;
-  if (g->n[r] == g->cap[r]) {
-    int cap = g->cap[r] ? 2 * g->cap[r] : 16;
-    cs_mop *n = realloc(g->ops[r], sizeof(cs_mop) * (size_t)cap);
-    if (!n) {
-      g->oom = 1;
-      return;
-    }
-    g->ops[r] = n;
-    g->cap[r] = cap;
-  }
-  g->ops[r][g->n[r]++] = op;
-}
-
-void prog_xchg(cs_prog *g, int r, int to, double sb, int from, double rb) {
-  if (sb <= 0) to = -1;
-  if (rb <= 0) from = -1;
-  if (to < 0 && from < 0) return;
-  cs_mop op = {to, from, to < 0 ? 0 : sb, from < 0 ? 0 : rb, 0};
-  push(g, r, op);
-}
-void prog_send(cs_prog *g, int r, int to, double b) {
-  cs_mop op = {to, -1, b, 0, 0};
-  push(g, r, op);
-}
-void prog_recv(cs_prog *g, int r, int from, double b) {
-  cs_mop op = {-1, from, 0, b, 0};
-  push(g, r, op);
-}
-void prog_local(cs_prog *g, int r, double b) {
-  if (b <= 0) return;
-  cs_mop op = {-1, -1, 0, 0, b};
-  push(g, r, op);
-}
 
 static void prog_free(cs_prog *g) {
   if (g->ops)
@@ -102,9 +63,13 @@ typedef struct {
 
 static int is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
 
-static int node_of(const cs_model *mo, int r) { return mo->kind == CS_MODEL_ABG ? r : r / mo->ppn; }
+/* Placement from the one topology module (algos/topo.h): ABG has one rank
+ * per node; LANES spreads the local ranks of a node over its lanes. */
+static int node_of(const cs_model *mo, int r) {
+  return mo->kind == CS_MODEL_ABG ? r : cs_topo_node_of(r, mo->ppn);
+}
 static int lane_of(const cs_model *mo, int r) {
-  return mo->kind == CS_MODEL_LANES && mo->lanes > 1 ? (r % mo->ppn) % mo->lanes : 0;
+  return mo->kind == CS_MODEL_LANES && mo->lanes > 1 ? cs_topo_lane_of(r, mo->ppn, mo->lanes) : 0;
 }
 
 static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
@@ -242,7 +207,8 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
   }
   for (int r = 0; r < p; r++) {
     if (e.pc[r] < g->n[r]) {
-      snprintf(err, errlen, "model: schedule deadlocks at rank %d, step %d (a bug in models/)", r,
+      snprintf(err, errlen,
+               "model: the recorded programs deadlock at rank %d, step %d (a bug in models/)", r,
                e.pc[r]);
       rc = -1;
       goto out;
@@ -269,8 +235,7 @@ out:
 
 int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char *err,
                   size_t errlen) {
-  cs_gen_fn fn = cs_model_generator(c->coll, c->algo);
-  if (!fn) {
+  if (!cs_model_has(c->coll, c->algo)) {
     snprintf(err, errlen, "no model of %s algorithm '%s' (native algorithms have none)",
              cs_colls[c->coll].name, c->algo);
     return -1;
@@ -288,38 +253,41 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
     snprintf(err, errlen, "model: ppn must be >= 1");
     return -1;
   }
+  /* The last recording is kept: pricing one case under several models
+   * (tests, sweeps over parameters) runs the kernel once per host layout. */
+  static struct {
+    cs_case c;
+    char algo[64];
+    int ppn, valid;
+    cs_prog g;
+  } last;
+  int ppn = mo->kind == CS_MODEL_ABG ? 0 : mo->ppn;
+  if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) && last.c.p == c->p &&
+      last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
+      last.ppn == ppn)
+    return run(mo, &last.g, st, err, errlen);
+  if (last.valid) prog_free(&last.g);
+  last.valid = 0;
   int p = c->p;
-  long *cnt = malloc(sizeof(long) * (size_t)p), *pre = malloc(sizeof(long) * (size_t)(p + 1));
   cs_prog g = {p, calloc((size_t)p, sizeof(cs_mop *)), calloc((size_t)p, sizeof(int)),
                calloc((size_t)p, sizeof(int)), 0};
-  int rc = -1;
-  if (!cnt || !pre || !g.ops || !g.n || !g.cap) {
+  if (!g.ops || !g.n || !g.cap) {
     snprintf(err, errlen, "model: out of memory for p = %d", p);
-    goto out;
+    prog_free(&g);
+    return -1;
   }
-  cs_case_blocks(c->coll, p, c->bytes, cnt);
-  if (!block_coll(c->coll) && !split_coll(c->coll)) {
-    /* one vector: allreduce is split evenly by the rsag compositions, the
-     * reduce's only block is the root's */
-    if (c->coll == CS_allreduce) {
-      for (int i = 0; i < p; i++) cnt[i] = c->bytes / p + (i < c->bytes % p ? 1 : 0);
-    } else {
-      cnt[c->root] = c->bytes;
-    }
+  /* The kernel itself, run under the recording MPI, writes the programs. */
+  if (cs_record_case(c, ppn, &g, err, errlen)) {
+    prog_free(&g);
+    return -1;
   }
-  pre[0] = 0;
-  for (int i = 0; i < p; i++) pre[i + 1] = pre[i] + cnt[i];
-  cs_mlay l = {p, cnt, pre};
-  fn(&g, c, &l);
-  if (g.oom) {
-    snprintf(err, errlen, "model: out of memory for p = %d", p);
-    goto out;
-  }
-  rc = run(mo, &g, st, err, errlen);
-out:
-  prog_free(&g);
-  free(cnt);
-  free(pre);
+  last.c = *c;
+  snprintf(last.algo, sizeof last.algo, "%s", c->algo);
+  last.ppn = ppn;
+  last.g = g;
+  last.valid = strlen(c->algo) < sizeof last.algo;
+  int rc = run(mo, &g, st, err, errlen);
+  if (!last.valid) prog_free(&g);
   return rc;
 }
 

@@ -4,16 +4,25 @@
  *  - cs_table1_time: the paper's closed-form expressions (Table I of Träff,
  *    Hunold, Vardas, Funk 2023, the ceilhalf seed's rounds and volume), as
  *    printed, with an optional envelope added to every message.
- *  - cs_model_time: the exact cost of OUR implementation. Every algorithm has
- *    a schedule generator (models/schedules.c) that writes, per process, the
- *    sequence of blocking exchanges and local work its kernel performs, with
- *    the same peers, byte counts and local-work bytes. An event evaluator
- *    prices the schedules: a message starts when both sides have posted it
- *    and takes the model's message time; a process's exchange ends when its
- *    send and its receive have both ended; local work takes gamma per byte.
- *    The time of a collective is that of the slowest process, all starting
- *    at 0. On a contention-free alpha-beta-gamma machine this is exactly
- *    what SimGrid/SMPI computes (tests/model_vs_sim.sh holds it to 1e-6).
+ *  - cs_model_time: the exact cost of OUR implementation, derived from the
+ *    kernel code itself. The kernel sources of algos/ are built a third
+ *    time against collsim's recording MPI (models/mpirec/mpi.h): the p ranks
+ *    of a case run as coroutines of this process, messages are delivered
+ *    for real (MPI's matching rules, buffered sends), and every rank's
+ *    blocking exchanges (MPI_Sendrecv, MPI_Send, MPI_Recv) and local work
+ *    (algos/local.c's gamma charges) are recorded with world ranks and byte
+ *    counts. models/record.c builds each rank's arguments as the timing
+ *    driver does (sim/bench.c, MPI_BYTE); buffers are shared by all ranks
+ *    and local work is charged, not done, as in simulated timing runs.
+ *    Setup collectives and communicator calls of kernels cost nothing.
+ *    There is no per-algorithm model code: adding an algorithm adds none.
+ *    An event evaluator (eval.c) prices the records: a message starts when
+ *    both sides have posted it and takes the model's message time; a
+ *    process's exchange ends when its send and its receive have both
+ *    ended; local work takes gamma per byte. The time of a collective is
+ *    that of the slowest process, all starting at 0. On a contention-free
+ *    alpha-beta-gamma machine this is exactly what SimGrid/SMPI computes
+ *    (tests/model_vs_sim.sh holds it to 1e-9).
  *
  * Cost models (cs_model.kind):
  *  - ABG: homogeneous, one-ported, full duplex: alpha + beta (m + envelope)
@@ -26,8 +35,9 @@
  *  - LANES (Träff, Hunold 2020, k-lane): as MAXRATE with k NICs per node,
  *    each of rate RN; local rank j uses lane j mod k (processes alternate
  *    over sockets), so n counts the concurrent senders of one lane.
- * Adding a model for a new algorithm = one generator function and one line
- * in the table of models/schedules.c.
+ * MAXRATE and LANES ranks see host names node<N>-<L> (N = r / ppn,
+ * L = r % ppn) in MPI_Get_processor_name, ABG ranks node<r>, as
+ * platforms/platgen.c names the hosts.
  */
 #ifndef COLLSIM_MODEL_H
 #define COLLSIM_MODEL_H
@@ -74,11 +84,13 @@ void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]);
 /* True iff all blocks of the case have the same size. */
 int cs_case_equal_blocks(cs_coll coll, int p, long m);
 
-/* 1 iff collsim has an exact model of (coll, algo). */
+/* 1 iff collsim has an exact model of (coll, algo): every registered
+ * algorithm except the library's own (native). */
 int cs_model_has(cs_coll coll, const char *algo);
 
 /* The exact model time of our implementation. Returns 0, or -1 with a
- * message in err (unknown algorithm, p < 1, m < 0, no memory). */
+ * message in err (unknown or native algorithm, p < 1, m < 0, no memory, a
+ * kernel error or an MPI call the recording MPI does not implement). */
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen);
 
 /* Per-process detail for tests and teaching: messages sent, bytes sent and

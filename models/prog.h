@@ -1,12 +1,15 @@
-/* Internal to models/: per-process schedules ("programs") that the
- * generators of schedules.c write and the evaluator of eval.c prices. */
+/* Internal to models/: per-process programs, the evaluator's input. The
+ * recording MPI (models/mpirec/) writes them while the kernels of algos/
+ * run; the evaluator (eval.c) prices them. */
 #ifndef COLLSIM_PROG_H
 #define COLLSIM_PROG_H
 
 #include "model.h"
 
-/* One step of a process: a blocking exchange (to/from = -1 when that side
- * is absent) or local work of `local` bytes (to = from = -1). */
+/* One step of a process: a blocking exchange with world ranks to and from
+ * (-1 when that side is absent; MPI_Send and MPI_Recv are exchanges with
+ * one side) of sb and rb bytes, or local work of `local` bytes
+ * (to = from = -1). */
 typedef struct {
   int to, from;
   double sb, rb, local;
@@ -19,36 +22,12 @@ typedef struct {
   int oom;
 } cs_prog;
 
-/* Exchange: a side of zero bytes sends nothing (as cs_sendrecv does); with
- * both sides empty nothing is recorded. */
-void prog_xchg(cs_prog *g, int r, int to, double sb, int from, double rb);
-/* A message whose zero-byte side still travels (headers, MPI_Send). */
-void prog_send(cs_prog *g, int r, int to, double b);
-void prog_recv(cs_prog *g, int r, int from, double b);
-/* Local work of b bytes (nothing for b <= 0). */
-void prog_local(cs_prog *g, int r, double b);
-
-/* Block sizes of the case and their prefix sums (pre[p] = total), and sums
- * of n blocks first, first+1, ... (mod p). */
-typedef struct {
-  int p;
-  const long *cnt, *pre;
-} cs_mlay;
-static inline long ml_sum(const cs_mlay *l, long first, long n) {
-  if (n <= 0) return 0;
-  int p = l->p;
-  first %= p;
-  if (first < 0) first += p;
-  if (first + n <= p) return l->pre[first + n] - l->pre[first];
-  return l->pre[p] - l->pre[first] + l->pre[first + n - p];
-}
-static inline int ml_mod(long a, int p) {
-  long r = a % p;
-  return (int)(r < 0 ? r + p : r);
-}
-
-typedef void (*cs_gen_fn)(cs_prog *g, const cs_case *c, const cs_mlay *l);
-/* The generator of (coll, algo), or NULL. */
-cs_gen_fn cs_model_generator(cs_coll coll, const char *algo);
+/* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
+ * the recording MPI, with arguments built as the timing driver
+ * (sim/bench.c) builds them for MPI_BYTE data, and writes every rank's
+ * program into g (p empty programs). ppn: ranks per node (host names
+ * node<N>-<L>), 0 for one host per rank (node<r>, abg platforms).
+ * Returns 0, or -1 with a message in err. (models/record.c) */
+int cs_record_case(const cs_case *c, int ppn, cs_prog *g, char *err, size_t errlen);
 
 #endif

@@ -8,13 +8,9 @@ if(NOT TARGET MPI::MPI_C)
 endif()
 find_package(Threads REQUIRED)
 
-file(GLOB COLLSIM_PMPI_KERNELS ${CMAKE_SOURCE_DIR}/algos/local.c ${CMAKE_SOURCE_DIR}/algos/dispatch.c
-     ${CMAKE_SOURCE_DIR}/algos/registry.c ${CMAKE_SOURCE_DIR}/algos/sched.c
-     ${CMAKE_SOURCE_DIR}/algos/sizes.c
-     ${CMAKE_SOURCE_DIR}/algos/topo.c ${CMAKE_SOURCE_DIR}/algos/ctx.c
-     ${CMAKE_SOURCE_DIR}/algos/*/*.c)
+# COLLSIM_KERNELS: the one list of kernel sources (CMakeLists.txt).
 
-add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_PMPI_KERNELS})
+add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_KERNELS})
 set_target_properties(collsim-pmpi PROPERTIES
   OUTPUT_NAME collsim-pmpi                      # libcollsim-pmpi.so
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Holds collsim's exact models against SMPI on contention-free abg platforms:
-#   |sim - model| / model <= 1e-6 where all blocks are equal (bytes % p == 0),
-#   <= 1e-2 otherwise; circulant algorithms (and circulant_rsag) stay within
+#   |sim - model| / model <= 1e-9 for every case, equal blocks or not (the
+#   model records what the kernel itself does, models/record.c; measured:
+#   1e-15 or better, up to 1.1e-10 where sim_s is read back from the bench
+#   CSV, which prints 10 significant digits); circulant algorithms (and circulant_rsag) stay within
 #   their Table I bound (16-byte envelope per message) where blocks are equal
 #   and not in place (in place, the reduce-scatter and reduce copy the own
 #   result block once more: gamma m/p, or gamma m at a reduce root);
@@ -40,7 +42,7 @@ for p in $(expand "$plist"); do
     res=$(awk -F, 'NR > 1 {
         n++
         eq = ($4 % $3 == 0)
-        tol = eq ? 1e-6 : 1e-2
+        tol = 1e-9
         if ($6 == "" || $7 == "") { print "FAIL missing model or sim: " $0; bad++; next }
         if ($8 + 0 > tol) { print "FAIL rel_err > " tol ": " $0; bad++ }
         circ = bound && ($2 == "circulant" || $2 == "circulant_rsag")

@@ -75,10 +75,28 @@ add_test(NAME platforms COMMAND bash ${CMAKE_SOURCE_DIR}/platforms/tests/run.sh 
 # collectives that have no blocks (once), next to the v-collectives.
 add_test(NAME check_options COMMAND ${CLI} check --np 5 --coll allgatherv,allreduce,reduce_scatter --layout rev,one --in-place)
 
+# The models record the kernels themselves (models/record.c, models/mpirec/):
+# model_table_*: every registered non-native algorithm, p 1..40, 48, 64, 100,
+# 1152, sizes 0 .. 16M, roots 0 and p-1, in place on/off, under abg, two
+# maxrate and a lanes model, equals to 1e-9 the table computed by the
+# hand-written per-algorithm generators that the engine replaced
+# (tests/expected/model_table.txt, tests/test_model_table.c).
+set(MT test_model_table check ${T}/expected/model_table.txt)
+add_test(NAME model_table_reducing COMMAND ${MT} allreduce,reduce_scatter_block,reduce_scatter)
+add_test(NAME model_table_allgather COMMAND ${MT} allgather,allgatherv)
+add_test(NAME model_table_rooted COMMAND ${MT} reduce,gather,gatherv,scatter,scatterv)
+# mpirec: the recording MPI's communicators, attributes, host names and
+# setup collectives (for kernel contexts), world ranks in records, loud
+# failure of an unsupported call (tests/test_mpirec.c).
+add_test(NAME mpirec COMMAND test_mpirec)
+# model_breaks: a scratch copy whose ceilhalf reduce-scatter drops one block
+# gives a different model_s (tests/model_breaks.sh; builds the CLI there).
+add_test(NAME model_breaks COMMAND bash ${T}/model_breaks.sh ${CMAKE_SOURCE_DIR} ${CLI})
+
 # The exact models against SMPI on abg platforms (tests/model_vs_sim.sh):
-# every registered algorithm but native, 1e-6 where blocks are equal, 1e-2
-# otherwise, Table I bounds of the circulant algorithms, and the optimal
-# ceilhalf reduce_scatter_block formula with gamma = 0.
+# every registered algorithm but native to 1e-9 relative, Table I bounds of
+# the circulant algorithms, and the optimal ceilhalf reduce_scatter_block
+# formula with gamma = 0.
 set(MVS bash ${T}/model_vs_sim.sh ${CLI})
 add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-20 1,1000,4096,64K,1M)
 add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 21-40 1,1000,4096,64K,1M)

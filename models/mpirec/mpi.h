@@ -1,0 +1,254 @@
+/* collsim's recording MPI: NOT an MPI library, but the small part of MPI
+ * that collsim's kernels (algos/) use, for a third build of the kernel
+ * sources whose only purpose is the cost models (models/record.c).
+ *
+ * The p ranks of a case run in ONE process as coroutines
+ * (models/mpirec/mpirec.c). Messages are delivered for real with MPI's
+ * matching rules (source, tag, communicator, non-overtaking); sends are
+ * buffered, receives block the coroutine until a match exists. For every
+ * rank the layer records the operations the evaluator prices: blocking
+ * exchanges (MPI_Sendrecv, MPI_PROC_NULL sides dropped), MPI_Send, MPI_Recv,
+ * and local work (algos/local.c's charge() calls csrec_charge in this
+ * build). Setup collectives (MPI_Barrier, MPI_Bcast, MPI_Allreduce,
+ * MPI_Allgather, communicator and attribute calls) are executed among the
+ * coroutines but not recorded: they cost nothing. Records name world ranks.
+ * Every other MPI call a kernel might make fails with an error naming it.
+ *
+ * All MPI names are macros for csrec_* symbols, so nothing here can clash
+ * with a real MPI library. CS_MPIREC_H tells algos/local.c which backend
+ * it is compiled for (as SMPI_H does for SimGrid).
+ */
+#ifndef CS_MPIREC_H
+#define CS_MPIREC_H
+
+#include <stddef.h>
+
+typedef struct csrec_type *MPI_Datatype;
+typedef struct csrec_op *MPI_Op;
+typedef struct csrec_comm *MPI_Comm;
+typedef ptrdiff_t MPI_Aint;
+typedef int MPI_Info;
+typedef struct {
+  int MPI_SOURCE, MPI_TAG, MPI_ERROR;
+  long bytes;
+} MPI_Status;
+typedef void MPI_User_function(void *in, void *inout, int *len, MPI_Datatype *dt);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm comm, int keyval, void *extra, void *in, void *out,
+                                        int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *value, void *extra);
+
+enum {
+  MPI_SUCCESS = 0,
+  MPI_ERR_BUFFER,
+  MPI_ERR_COUNT,
+  MPI_ERR_TYPE,
+  MPI_ERR_TAG,
+  MPI_ERR_COMM,
+  MPI_ERR_RANK,
+  MPI_ERR_ROOT,
+  MPI_ERR_OP,
+  MPI_ERR_ARG,
+  MPI_ERR_TRUNCATE,
+  MPI_ERR_NO_MEM,
+  MPI_ERR_KEYVAL,
+  MPI_ERR_UNSUPPORTED_OPERATION,
+  MPI_ERR_OTHER,
+  MPI_ERR_INTERN
+};
+
+#define MPI_PROC_NULL           (-2)
+#define MPI_ANY_SOURCE          (-1)
+#define MPI_ANY_TAG             (-1)
+#define MPI_UNDEFINED           (-32766)
+#define MPI_KEYVAL_INVALID      (-1)
+#define MPI_MAX_PROCESSOR_NAME  256
+#define MPI_IN_PLACE            ((void *)-1)
+#define MPI_STATUS_IGNORE       ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE     ((MPI_Status *)0)
+#define MPI_INFO_NULL           0
+#define MPI_COMM_NULL           ((MPI_Comm)0)
+#define MPI_DATATYPE_NULL       ((MPI_Datatype)0)
+#define MPI_OP_NULL             ((MPI_Op)0)
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN         csrec_comm_dup_fn
+int csrec_comm_dup_fn(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag);
+
+/* Communicators: the world of the running case, and each rank's self. */
+extern MPI_Comm csrec_world, csrec_self;
+#define MPI_COMM_WORLD csrec_world
+#define MPI_COMM_SELF  csrec_self
+
+/* Predefined datatypes and operations. */
+extern struct csrec_type csrec_t_byte, csrec_t_char, csrec_t_signed_char, csrec_t_unsigned_char,
+    csrec_t_short, csrec_t_unsigned_short, csrec_t_int, csrec_t_unsigned, csrec_t_long,
+    csrec_t_unsigned_long, csrec_t_long_long, csrec_t_unsigned_long_long, csrec_t_float,
+    csrec_t_double, csrec_t_aint, csrec_t_packed, csrec_t_int32, csrec_t_int64, csrec_t_uint32,
+    csrec_t_uint64;
+#define MPI_BYTE               (&csrec_t_byte)
+#define MPI_CHAR               (&csrec_t_char)
+#define MPI_SIGNED_CHAR        (&csrec_t_signed_char)
+#define MPI_UNSIGNED_CHAR      (&csrec_t_unsigned_char)
+#define MPI_SHORT              (&csrec_t_short)
+#define MPI_UNSIGNED_SHORT     (&csrec_t_unsigned_short)
+#define MPI_INT                (&csrec_t_int)
+#define MPI_UNSIGNED           (&csrec_t_unsigned)
+#define MPI_LONG               (&csrec_t_long)
+#define MPI_UNSIGNED_LONG      (&csrec_t_unsigned_long)
+#define MPI_LONG_LONG          (&csrec_t_long_long)
+#define MPI_LONG_LONG_INT      (&csrec_t_long_long)
+#define MPI_UNSIGNED_LONG_LONG (&csrec_t_unsigned_long_long)
+#define MPI_FLOAT              (&csrec_t_float)
+#define MPI_DOUBLE             (&csrec_t_double)
+#define MPI_AINT               (&csrec_t_aint)
+#define MPI_PACKED             (&csrec_t_packed)
+#define MPI_INT32_T            (&csrec_t_int32)
+#define MPI_INT64_T            (&csrec_t_int64)
+#define MPI_UINT32_T           (&csrec_t_uint32)
+#define MPI_UINT64_T           (&csrec_t_uint64)
+
+extern struct csrec_op csrec_op_max, csrec_op_min, csrec_op_sum, csrec_op_prod, csrec_op_land,
+    csrec_op_band, csrec_op_lor, csrec_op_bor, csrec_op_lxor, csrec_op_bxor;
+#define MPI_MAX  (&csrec_op_max)
+#define MPI_MIN  (&csrec_op_min)
+#define MPI_SUM  (&csrec_op_sum)
+#define MPI_PROD (&csrec_op_prod)
+#define MPI_LAND (&csrec_op_land)
+#define MPI_BAND (&csrec_op_band)
+#define MPI_LOR  (&csrec_op_lor)
+#define MPI_BOR  (&csrec_op_bor)
+#define MPI_LXOR (&csrec_op_lxor)
+#define MPI_BXOR (&csrec_op_bxor)
+
+/* ---- what the kernels may call ---------------------------------------- */
+
+#define MPI_Comm_size          csrec_comm_size
+#define MPI_Comm_rank          csrec_comm_rank
+#define MPI_Send               csrec_send
+#define MPI_Recv               csrec_recv
+#define MPI_Sendrecv           csrec_sendrecv
+#define MPI_Get_processor_name csrec_get_processor_name
+int csrec_comm_size(MPI_Comm comm, int *size);
+int csrec_comm_rank(MPI_Comm comm, int *rank);
+int csrec_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm);
+int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+               MPI_Status *status);
+int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                   int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                   MPI_Status *status);
+int csrec_get_processor_name(char *name, int *len);
+
+/* Datatypes: byte-segment type maps. */
+#define MPI_Type_size            csrec_type_size
+#define MPI_Type_get_extent      csrec_type_get_extent
+#define MPI_Type_get_true_extent csrec_type_get_true_extent
+#define MPI_Type_contiguous      csrec_type_contiguous
+#define MPI_Type_create_hindexed csrec_type_create_hindexed
+#define MPI_Type_create_resized  csrec_type_create_resized
+#define MPI_Type_commit          csrec_type_commit
+#define MPI_Type_free            csrec_type_free
+#define MPI_Get_address          csrec_get_address
+#define MPI_Aint_diff            csrec_aint_diff
+#define MPI_Pack                 csrec_pack
+#define MPI_Unpack               csrec_unpack
+#define MPI_Pack_size            csrec_pack_size
+int csrec_type_size(MPI_Datatype dt, int *size);
+int csrec_type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
+int csrec_type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
+int csrec_type_contiguous(int count, MPI_Datatype old, MPI_Datatype *out);
+int csrec_type_create_hindexed(int n, const int lens[], const MPI_Aint displs[], MPI_Datatype old,
+                               MPI_Datatype *out);
+int csrec_type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *out);
+int csrec_type_commit(MPI_Datatype *dt);
+int csrec_type_free(MPI_Datatype *dt);
+int csrec_get_address(const void *p, MPI_Aint *a);
+MPI_Aint csrec_aint_diff(MPI_Aint a, MPI_Aint b);
+int csrec_pack(const void *in, int count, MPI_Datatype dt, void *out, int outsize, int *pos,
+               MPI_Comm comm);
+int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI_Datatype dt,
+                 MPI_Comm comm);
+int csrec_pack_size(int count, MPI_Datatype dt, MPI_Comm comm, int *size);
+
+/* Operations. */
+#define MPI_Reduce_local   csrec_reduce_local
+#define MPI_Op_commutative csrec_op_commutative
+#define MPI_Op_create      csrec_op_create
+#define MPI_Op_free        csrec_op_free
+int csrec_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op);
+int csrec_op_commutative(MPI_Op op, int *commute);
+int csrec_op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int csrec_op_free(MPI_Op *op);
+
+/* Communicators and attributes (node and lane contexts are built with these). */
+#define MPI_Comm_split         csrec_comm_split
+#define MPI_Comm_dup           csrec_comm_dup
+#define MPI_Comm_free          csrec_comm_free
+#define MPI_Comm_create_keyval csrec_comm_create_keyval
+#define MPI_Comm_free_keyval   csrec_comm_free_keyval
+#define MPI_Comm_set_attr      csrec_comm_set_attr
+#define MPI_Comm_get_attr      csrec_comm_get_attr
+#define MPI_Comm_delete_attr   csrec_comm_delete_attr
+int csrec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out);
+int csrec_comm_dup(MPI_Comm comm, MPI_Comm *out);
+int csrec_comm_free(MPI_Comm *comm);
+int csrec_comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                             int *keyval, void *extra);
+int csrec_comm_free_keyval(int *keyval);
+int csrec_comm_set_attr(MPI_Comm comm, int keyval, void *value);
+int csrec_comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag);
+int csrec_comm_delete_attr(MPI_Comm comm, int keyval);
+
+/* Setup collectives: executed for real, recorded as nothing. Allreduce
+ * takes predefined integer types with MPI_MIN, MPI_MAX or MPI_SUM. */
+#define MPI_Barrier   csrec_barrier
+#define MPI_Bcast     csrec_bcast
+#define MPI_Allreduce csrec_allreduce
+#define MPI_Allgather csrec_allgather
+int csrec_barrier(MPI_Comm comm);
+int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                    MPI_Comm comm);
+int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm);
+
+/* The library's own collectives (native rows): no model exists, so these
+ * only fail with an error that names them. */
+#define MPI_Reduce               csrec_reduce
+#define MPI_Reduce_scatter_block csrec_reduce_scatter_block
+#define MPI_Reduce_scatter       csrec_reduce_scatter
+#define MPI_Allgatherv           csrec_allgatherv
+#define MPI_Gather               csrec_gather
+#define MPI_Gatherv              csrec_gatherv
+#define MPI_Scatter              csrec_scatter
+#define MPI_Scatterv             csrec_scatterv
+#define MPI_Scan                 csrec_scan
+#define MPI_Exscan               csrec_exscan
+int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c);
+int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm c);
+int csrec_reduce_scatter(const void *s, void *r, const int n[], MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm c);
+int csrec_allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                     MPI_Datatype rt, MPI_Comm c);
+int csrec_gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+                 MPI_Comm c);
+int csrec_gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                  MPI_Datatype rt, int root, MPI_Comm c);
+int csrec_scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  int root, MPI_Comm c);
+int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st, void *r, int rn,
+                   MPI_Datatype rt, int root, MPI_Comm c);
+int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+
+/* ---- for algos/local.c (recording branches) and models/record.c -------- */
+
+/* Local work of b bytes by the running rank (recorded; nothing for b <= 0). */
+void csrec_charge(double bytes);
+/* Memory shared by all ranks (as SMPI_SHARED_MALLOC): distinct addresses
+ * within a rank, contents meaningless, never touched by the layer, and no
+ * copy is made for a message whose buffer lies there. */
+void *csrec_shared_malloc(size_t bytes);
+void csrec_shared_free(void *p);
+
+#endif

@@ -1,0 +1,1294 @@
+/* collsim's recording MPI (see mpi.h): p ranks as coroutines of one
+ * process, messages delivered for real, every rank's exchanges and local
+ * work recorded for the evaluator.
+ *
+ * Scheduling: ranks run one at a time (coroutines); a rank runs until it
+ * blocks in a receive or a setup collective, or returns. Sends are
+ * buffered (eager), so a send never blocks and no kernel that is correct
+ * under MPI can deadlock here; a rank blocked in a receive is woken by the
+ * send that matches it. An empty run queue while some rank is blocked is a
+ * deadlock and fails the case.
+ *
+ * Buffers: the shared arena (csrec_shared_malloc) stands for
+ * SMPI_SHARED_MALLOC: a large MAP_NORESERVE mapping that is never touched;
+ * each rank allocates from it with its own cursor, so ranks overlap each
+ * other's buffers (their contents mean nothing when local work is skipped)
+ * while a rank's buffers have distinct addresses. A message is copied for
+ * real only when both its send and its receive buffer lie outside the
+ * arena (headers, packed buffers): those are the only data a kernel's
+ * control flow may depend on.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#ifndef __x86_64__
+#include <ucontext.h>
+#endif
+
+#include "mpi.h"
+#include "mpirec.h"
+#include "topo.h"
+
+/* ---- datatypes ------------------------------------------------------------ */
+
+/* Element kinds of the predefined types, for reductions. */
+enum {
+  K_NONE,
+  K_U8,
+  K_S8,
+  K_SHORT,
+  K_USHORT,
+  K_INT,
+  K_UINT,
+  K_LONG,
+  K_ULONG,
+  K_LL,
+  K_ULL,
+  K_FLOAT,
+  K_DOUBLE
+};
+
+/* A type map as byte segments (off, len) of one element, relative to its
+ * start; elements of a count lie extent apart. */
+struct csrec_type {
+  long size, lb, extent, tlb, tub;
+  int nseg, kind, builtin;
+  long seg0[2]; /* builtin: the one segment */
+  long *segs;   /* derived: 2 nseg longs */
+};
+
+#define BUILTIN(name, bytes, k) \
+  struct csrec_type csrec_t_##name = {bytes, 0, bytes, 0, bytes, 1, k, 1, {0, bytes}, NULL}
+BUILTIN(byte, 1, K_U8);
+BUILTIN(char, 1, K_S8);
+BUILTIN(signed_char, 1, K_S8);
+BUILTIN(unsigned_char, 1, K_U8);
+BUILTIN(short, sizeof(short), K_SHORT);
+BUILTIN(unsigned_short, sizeof(short), K_USHORT);
+BUILTIN(int, sizeof(int), K_INT);
+BUILTIN(unsigned, sizeof(int), K_UINT);
+BUILTIN(long, sizeof(long), K_LONG);
+BUILTIN(unsigned_long, sizeof(long), K_ULONG);
+BUILTIN(long_long, sizeof(long long), K_LL);
+BUILTIN(unsigned_long_long, sizeof(long long), K_ULL);
+BUILTIN(float, sizeof(float), K_FLOAT);
+BUILTIN(double, sizeof(double), K_DOUBLE);
+BUILTIN(aint, sizeof(MPI_Aint), K_LONG);
+BUILTIN(packed, 1, K_NONE);
+BUILTIN(int32, 4, K_INT);
+BUILTIN(int64, 8, K_LL);
+BUILTIN(uint32, 4, K_UINT);
+BUILTIN(uint64, 8, K_ULL);
+
+static const long *segs(MPI_Datatype t) { return t->builtin ? t->seg0 : t->segs; }
+
+/* ---- operations ----------------------------------------------------------- */
+
+enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR, O_BXOR, O_USER };
+struct csrec_op {
+  int id, commute;
+  MPI_User_function *fn;
+};
+struct csrec_op csrec_op_max = {O_MAX, 1, NULL}, csrec_op_min = {O_MIN, 1, NULL},
+                csrec_op_sum = {O_SUM, 1, NULL}, csrec_op_prod = {O_PROD, 1, NULL},
+                csrec_op_land = {O_LAND, 1, NULL}, csrec_op_band = {O_BAND, 1, NULL},
+                csrec_op_lor = {O_LOR, 1, NULL}, csrec_op_bor = {O_BOR, 1, NULL},
+                csrec_op_lxor = {O_LXOR, 1, NULL}, csrec_op_bxor = {O_BXOR, 1, NULL};
+
+/* ---- communicators -------------------------------------------------------- */
+
+typedef struct attr {
+  int keyval;
+  void *value;
+  struct attr *next;
+} attr;
+
+struct csrec_comm {
+  int size, self;      /* self: MPI_COMM_SELF (size 1, rank 0 of every rank) */
+  int *world;          /* comm rank -> world rank */
+  int lo, span, *rank; /* world rank w -> comm rank rank[w - lo] (-1: not a member) */
+  int refs;            /* members that have not freed it */
+  attr **attrs;        /* per comm rank */
+  /* The setup collective in progress: members' arguments and arrivals. */
+  void **slot;
+  int arrived, gen;
+};
+
+static struct csrec_comm self_comm = {1, 1, NULL, 0, 0, NULL, 1, NULL, NULL, 0, 0};
+MPI_Comm csrec_world = NULL, csrec_self = &self_comm;
+
+/* Attribute keys, global to the process (never reused): kernels keep a key
+ * in a static variable shared by all coroutines and by later cases. */
+typedef struct {
+  MPI_Comm_copy_attr_function *copy;
+  MPI_Comm_delete_attr_function *del;
+  void *extra;
+} keyval_t;
+static keyval_t *keyvals;
+static int nkeyvals;
+
+/* ---- the engine ----------------------------------------------------------- */
+
+typedef struct msg {
+  struct msg *next;
+  int src, tag; /* world rank of the sender, tag */
+  MPI_Comm comm;
+  long bytes;
+  char *data;    /* a packed copy, or NULL (arena buffer: nothing to copy) */
+  int delivered; /* already copied into the waiting receiver's buffer */
+} msg;
+
+/* ---- coroutines ----------------------------------------------------------- */
+
+/* A context switch saves the callee-saved registers on the old stack and
+ * takes the new one. On x86-64 this is a few instructions (ucontext's
+ * swapcontext makes a system call per switch, which dominated the time of
+ * a case); elsewhere ucontext serves. */
+#ifdef __x86_64__
+typedef struct {
+  void *sp;
+} coro;
+/* csrec_switch(&from->sp, to->sp): System V callee-saved registers, the
+ * SSE control word and the x87 control word. */
+void csrec_switch(void **save, void *to);
+__asm__(
+    ".text\n"
+    ".globl csrec_switch\n"
+    ".hidden csrec_switch\n"
+    ".type csrec_switch,@function\n"
+    "csrec_switch:\n"
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+    "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
+    "  movq %rsp, (%rdi)\n  movq %rsi, %rsp\n"
+    "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+    "  ret\n"
+    ".size csrec_switch, .-csrec_switch\n");
+/* A fresh context that starts in entry() on the given stack: a frame as
+ * csrec_switch leaves it, returning into entry with the stack aligned as
+ * after a call. */
+static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), coro *link) {
+  (void)link;
+  uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+  uint64_t *a = (uint64_t *)(top - 16);
+  a[0] = (uint64_t)(uintptr_t)entry;
+  for (int i = 1; i <= 6; i++) a[-i] = 0; /* rbp rbx r12 r13 r14 r15 */
+  uint32_t *ctl = (uint32_t *)(a - 7);
+  ctl[0] = 0x1f80; /* default MXCSR */
+  ctl[1] = 0x037f; /* default x87 control word */
+  c->sp = a - 7;
+}
+static void coro_switch(coro *from, coro *to) { csrec_switch(&from->sp, to->sp); }
+#else
+typedef struct {
+  ucontext_t ctx;
+} coro;
+static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), coro *link) {
+  getcontext(&c->ctx);
+  c->ctx.uc_stack.ss_sp = stack;
+  c->ctx.uc_stack.ss_size = size;
+  c->ctx.uc_link = &link->ctx;
+  makecontext(&c->ctx, entry, 0);
+}
+static void coro_switch(coro *from, coro *to) { swapcontext(&from->ctx, &to->ctx); }
+#endif
+
+enum { R_READY, R_RECV, R_COLL, R_DONE };
+typedef struct {
+  coro ctx;
+  int state, queued;
+  msg *head, *tail; /* messages sent to this rank and not yet received */
+  /* A blocked receive: what it matches and where its data go. */
+  MPI_Comm rcomm;
+  int rsrc, rtag, rcount;
+  void *rbuf;
+  MPI_Datatype rtype;
+  msg *got;
+  size_t cursor; /* arena cursor and live allocations of this rank */
+  long live;
+} rank_t;
+
+#define STACK_BYTES (128 * 1024)
+#define ARENA_BYTES (1UL << 37)
+
+static struct {
+  int p, ppn, cur, running;
+  rank_t *r;
+  int *runq, qhead, qlen;
+  coro sched;
+  cs_prog *g;
+  csrec_main_fn main;
+  void *arg;
+  char err[512];
+  int failed;
+  char *stacks;
+  size_t nstacks;
+  char *arena;
+  size_t gcursor; /* arena cursor outside a run */
+  long glive;
+} E = {.cur = -1};
+
+void csrec_fail(const char *fmt, ...) {
+  if (E.failed) return;
+  E.failed = 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(E.err, sizeof E.err, fmt, ap);
+  va_end(ap);
+}
+
+/* An MPI call this layer does not implement: fails the case loudly. */
+static int unsupported(const char *call) {
+  csrec_fail(
+      "recording MPI: %s is not supported (models/mpirec/ implements the calls "
+      "collsim's kernels use; native algorithms have no model)",
+      call);
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+static void push_op(int r, cs_mop op) {
+  cs_prog *g = E.g;
+  if (g->oom) return;
+  if (g->n[r] == g->cap[r]) {
+    int cap = g->cap[r] ? 2 * g->cap[r] : 16;
+    cs_mop *n = realloc(g->ops[r], sizeof(cs_mop) * (size_t)cap);
+    if (!n) {
+      g->oom = 1;
+      return;
+    }
+    g->ops[r] = n;
+    g->cap[r] = cap;
+  }
+  g->ops[r][g->n[r]++] = op;
+}
+
+void csrec_charge(double bytes) {
+  if (bytes <= 0 || E.cur < 0) return;
+  cs_mop op = {-1, -1, 0, 0, bytes};
+  push_op(E.cur, op);
+}
+
+static void make_ready(int w) {
+  rank_t *rk = &E.r[w];
+  if (rk->queued) return;
+  rk->queued = 1;
+  E.runq[(E.qhead + E.qlen++) % E.p] = w;
+}
+
+/* Gives the processor back to the scheduler until this rank is woken. */
+static void block(void) {
+  int w = E.cur;
+  coro_switch(&E.r[w].ctx, &E.sched);
+  E.cur = w;
+}
+
+/* ---- shared arena --------------------------------------------------------- */
+
+static int in_arena(const void *p) {
+  return E.arena && (const char *)p >= E.arena && (const char *)p < E.arena + ARENA_BYTES;
+}
+
+void *csrec_shared_malloc(size_t bytes) {
+  if (!E.arena) {
+    void *a = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (a == MAP_FAILED) return NULL;
+    E.arena = a;
+  }
+  size_t *cursor = E.cur >= 0 ? &E.r[E.cur].cursor : &E.gcursor;
+  long *live = E.cur >= 0 ? &E.r[E.cur].live : &E.glive;
+  /* Ranks start above the buffers allocated outside the run. */
+  if (E.cur >= 0 && *cursor < E.gcursor) *cursor = E.gcursor;
+  size_t at = (*cursor + 63) & ~(size_t)63;
+  if (at + bytes + 64 > ARENA_BYTES) {
+    csrec_fail("recording MPI: shared arena of %lu bytes exhausted", ARENA_BYTES);
+    return NULL;
+  }
+  *cursor = at + bytes + 64; /* a gap keeps consecutive buffers apart */
+  (*live)++;
+  return E.arena + at;
+}
+
+void csrec_shared_free(void *p) {
+  if (!p) return;
+  size_t *cursor = E.cur >= 0 ? &E.r[E.cur].cursor : &E.gcursor;
+  long *live = E.cur >= 0 ? &E.r[E.cur].live : &E.glive;
+  /* A rank's (or the driver's) allocations are released all at once. */
+  if (--*live == 0) *cursor = E.cur >= 0 ? E.gcursor : 0;
+}
+
+/* ---- datatypes ------------------------------------------------------------ */
+
+int csrec_type_size(MPI_Datatype dt, int *size) {
+  *size = (int)dt->size;
+  return MPI_SUCCESS;
+}
+int csrec_type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent) {
+  *lb = dt->lb;
+  *extent = dt->extent;
+  return MPI_SUCCESS;
+}
+int csrec_type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent) {
+  *lb = dt->tlb;
+  *extent = dt->tub - dt->tlb;
+  return MPI_SUCCESS;
+}
+
+/* A derived type from blocks (count lens[i] of old at byte displs[i]). */
+static int make_type(int n, const int lens[], const MPI_Aint displs[], MPI_Datatype old,
+                     MPI_Datatype *out) {
+  long nseg = 0;
+  for (int i = 0; i < n; i++) nseg += (long)lens[i] * old->nseg;
+  struct csrec_type *t = calloc(1, sizeof *t);
+  long *s = malloc(sizeof(long) * 2 * (size_t)(nseg > 0 ? nseg : 1));
+  if (!t || !s) {
+    free(t);
+    free(s);
+    return MPI_ERR_NO_MEM;
+  }
+  const long *os = segs(old);
+  long m = 0, lb = 0, ub = 0, tlb = 0, tub = 0;
+  int any = 0;
+  for (int i = 0; i < n; i++) {
+    if (lens[i] <= 0) continue;
+    long b = displs[i] + old->lb, e = displs[i] + old->lb + lens[i] * old->extent;
+    if (!any || b < lb) lb = b;
+    if (!any || e > ub) ub = e;
+    any = 1;
+    for (long j = 0; j < lens[i]; j++)
+      for (int k = 0; k < old->nseg; k++) {
+        long off = displs[i] + j * old->extent + os[2 * k], len = os[2 * k + 1];
+        if (m > 0 && s[2 * (m - 1)] + s[2 * (m - 1) + 1] == off)
+          s[2 * (m - 1) + 1] += len; /* merge with the previous segment */
+        else {
+          s[2 * m] = off;
+          s[2 * m + 1] = len;
+          m++;
+        }
+        if (m == 1 && s[1] == len) tlb = tub = off;
+        if (off < tlb) tlb = off;
+        if (off + len > tub) tub = off + len;
+      }
+    t->size += lens[i] * old->size;
+  }
+  t->lb = lb;
+  t->extent = ub - lb;
+  t->tlb = tlb;
+  t->tub = tub;
+  t->nseg = (int)m;
+  t->segs = s;
+  t->kind = old->kind;
+  *out = t;
+  return MPI_SUCCESS;
+}
+
+int csrec_type_contiguous(int count, MPI_Datatype old, MPI_Datatype *out) {
+  MPI_Aint zero = 0;
+  return make_type(1, &count, &zero, old, out);
+}
+int csrec_type_create_hindexed(int n, const int lens[], const MPI_Aint displs[], MPI_Datatype old,
+                               MPI_Datatype *out) {
+  return make_type(n, lens, displs, old, out);
+}
+int csrec_type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *out) {
+  int one = 1;
+  MPI_Aint zero = 0;
+  int rc = make_type(1, &one, &zero, old, out);
+  if (rc == MPI_SUCCESS) {
+    (*out)->lb = lb;
+    (*out)->extent = extent;
+  }
+  return rc;
+}
+int csrec_type_commit(MPI_Datatype *dt) {
+  (void)dt;
+  return MPI_SUCCESS;
+}
+int csrec_type_free(MPI_Datatype *dt) {
+  if (*dt && !(*dt)->builtin) {
+    free((*dt)->segs);
+    free(*dt);
+  }
+  *dt = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+int csrec_get_address(const void *p, MPI_Aint *a) {
+  *a = (MPI_Aint)(uintptr_t)p;
+  return MPI_SUCCESS;
+}
+MPI_Aint csrec_aint_diff(MPI_Aint a, MPI_Aint b) { return a - b; }
+
+/* Packs count elements at in into out (size * count bytes). */
+static int contiguous(MPI_Datatype dt) {
+  const long *s = segs(dt);
+  return dt->nseg == 1 && s[0] == 0 && s[1] == dt->extent;
+}
+
+static void pack(const void *in, long count, MPI_Datatype dt, char *out) {
+  if (contiguous(dt)) {
+    memcpy(out, in, (size_t)(count * dt->size));
+    return;
+  }
+  const long *s = segs(dt);
+  for (long i = 0; i < count; i++)
+    for (int k = 0; k < dt->nseg; k++) {
+      memcpy(out, (const char *)in + i * dt->extent + s[2 * k], (size_t)s[2 * k + 1]);
+      out += s[2 * k + 1];
+    }
+}
+/* Unpacks bytes (at most count elements' worth) from in into out. */
+static void unpack(const char *in, long bytes, void *out, MPI_Datatype dt) {
+  if (contiguous(dt)) {
+    memcpy(out, in, (size_t)bytes);
+    return;
+  }
+  const long *s = segs(dt);
+  for (long i = 0; bytes > 0; i++)
+    for (int k = 0; k < dt->nseg && bytes > 0; k++) {
+      long len = s[2 * k + 1] < bytes ? s[2 * k + 1] : bytes;
+      memcpy((char *)out + i * dt->extent + s[2 * k], in, (size_t)len);
+      in += len;
+      bytes -= len;
+    }
+}
+
+int csrec_pack(const void *in, int count, MPI_Datatype dt, void *out, int outsize, int *pos,
+               MPI_Comm comm) {
+  (void)comm;
+  long bytes = (long)count * dt->size;
+  if (*pos + bytes > outsize) return MPI_ERR_TRUNCATE;
+  pack(in, count, dt, (char *)out + *pos);
+  *pos += (int)bytes;
+  return MPI_SUCCESS;
+}
+int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI_Datatype dt,
+                 MPI_Comm comm) {
+  (void)comm;
+  long bytes = (long)count * dt->size;
+  if (*pos + bytes > insize) return MPI_ERR_TRUNCATE;
+  unpack((const char *)in + *pos, bytes, out, dt);
+  *pos += (int)bytes;
+  return MPI_SUCCESS;
+}
+int csrec_pack_size(int count, MPI_Datatype dt, MPI_Comm comm, int *size) {
+  (void)comm;
+  *size = (int)(count * dt->size);
+  return MPI_SUCCESS;
+}
+
+/* ---- reductions ----------------------------------------------------------- */
+
+#define RED_INT(T)                                         \
+  do {                                                     \
+    const T *a = in;                                       \
+    T *b = inout;                                          \
+    for (long i = 0; i < n; i++) switch (op->id) {         \
+      case O_MAX: b[i] = a[i] > b[i] ? a[i] : b[i]; break; \
+      case O_MIN: b[i] = a[i] < b[i] ? a[i] : b[i]; break; \
+      case O_SUM: b[i] = (T)(a[i] + b[i]); break;          \
+      case O_PROD: b[i] = (T)(a[i] * b[i]); break;         \
+      case O_LAND: b[i] = a[i] && b[i]; break;             \
+      case O_LOR: b[i] = a[i] || b[i]; break;              \
+      case O_LXOR: b[i] = !a[i] != !b[i]; break;           \
+      case O_BAND: b[i] = a[i] & b[i]; break;              \
+      case O_BOR: b[i] = a[i] | b[i]; break;               \
+      case O_BXOR: b[i] = a[i] ^ b[i]; break;              \
+      }                                                    \
+  } while (0)
+#define RED_FLOAT(T)                                                                \
+  do {                                                                              \
+    const T *a = in;                                                                \
+    T *b = inout;                                                                   \
+    for (long i = 0; i < n; i++) switch (op->id) {                                  \
+      case O_MAX: b[i] = a[i] > b[i] ? a[i] : b[i]; break;                          \
+      case O_MIN: b[i] = a[i] < b[i] ? a[i] : b[i]; break;                          \
+      case O_SUM: b[i] = a[i] + b[i]; break;                                        \
+      case O_PROD: b[i] = a[i] * b[i]; break;                                       \
+      default: return unsupported("MPI_Reduce_local (bitwise op on a float type)"); \
+      }                                                                             \
+  } while (0)
+
+int csrec_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, MPI_Op op) {
+  if (op->id == O_USER) {
+    op->fn((void *)in, inout, &count, &dt);
+    return MPI_SUCCESS;
+  }
+  if (!dt->builtin) return unsupported("MPI_Reduce_local (predefined op on a derived type)");
+  long n = count;
+  switch (dt->kind) {
+  case K_U8: RED_INT(unsigned char); break;
+  case K_S8: RED_INT(signed char); break;
+  case K_SHORT: RED_INT(short); break;
+  case K_USHORT: RED_INT(unsigned short); break;
+  case K_INT: RED_INT(int); break;
+  case K_UINT: RED_INT(unsigned); break;
+  case K_LONG: RED_INT(long); break;
+  case K_ULONG: RED_INT(unsigned long); break;
+  case K_LL: RED_INT(long long); break;
+  case K_ULL: RED_INT(unsigned long long); break;
+  case K_FLOAT: RED_FLOAT(float); break;
+  case K_DOUBLE: RED_FLOAT(double); break;
+  default: return unsupported("MPI_Reduce_local (this datatype)");
+  }
+  return MPI_SUCCESS;
+}
+
+int csrec_op_commutative(MPI_Op op, int *commute) {
+  *commute = op->commute;
+  return MPI_SUCCESS;
+}
+int csrec_op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
+  struct csrec_op *o = malloc(sizeof *o);
+  if (!o) return MPI_ERR_NO_MEM;
+  o->id = O_USER;
+  o->commute = commute;
+  o->fn = fn;
+  *op = o;
+  return MPI_SUCCESS;
+}
+int csrec_op_free(MPI_Op *op) {
+  if (*op && (*op)->id == O_USER) free(*op);
+  *op = MPI_OP_NULL;
+  return MPI_SUCCESS;
+}
+
+/* ---- communicators -------------------------------------------------------- */
+
+static MPI_Comm comm_new(int n, const int world[]) {
+  struct csrec_comm *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->size = n;
+  c->world = malloc(sizeof(int) * (size_t)n);
+  c->attrs = calloc((size_t)n, sizeof(attr *));
+  c->slot = calloc((size_t)n, sizeof(void *));
+  int lo = world[0], hi = world[0];
+  for (int i = 0; i < n; i++) {
+    if (world[i] < lo) lo = world[i];
+    if (world[i] > hi) hi = world[i];
+  }
+  c->lo = lo;
+  c->span = hi - lo + 1;
+  c->rank = malloc(sizeof(int) * (size_t)c->span);
+  if (!c->world || !c->attrs || !c->slot || !c->rank) {
+    free(c->world);
+    free(c->attrs);
+    free(c->slot);
+    free(c->rank);
+    free(c);
+    return NULL;
+  }
+  for (int i = 0; i < c->span; i++) c->rank[i] = -1;
+  for (int i = 0; i < n; i++) {
+    c->world[i] = world[i];
+    c->rank[world[i] - lo] = i;
+  }
+  c->refs = n;
+  return c;
+}
+
+static void comm_destroy(MPI_Comm c) {
+  for (int i = 0; i < c->size; i++)
+    for (attr *a = c->attrs[i], *n; a; a = n) {
+      n = a->next;
+      free(a);
+    }
+  free(c->world);
+  free(c->attrs);
+  free(c->slot);
+  free(c->rank);
+  free(c);
+}
+
+/* The running rank's rank in c, or -1. */
+static int my_rank(MPI_Comm c) {
+  if (c->self) return 0;
+  int i = E.cur - c->lo;
+  return i >= 0 && i < c->span ? c->rank[i] : -1;
+}
+
+static int check_comm(MPI_Comm c, const char *call) {
+  if (E.cur < 0) {
+    csrec_fail("recording MPI: %s called outside a recorded run", call);
+    return MPI_ERR_COMM;
+  }
+  if (c == MPI_COMM_NULL || my_rank(c) < 0) {
+    csrec_fail("recording MPI: %s on a communicator this rank is not in", call);
+    return MPI_ERR_COMM;
+  }
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_size(MPI_Comm comm, int *size) {
+  if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+  *size = comm->size;
+  return MPI_SUCCESS;
+}
+int csrec_comm_rank(MPI_Comm comm, int *rank) {
+  int rc = check_comm(comm, "MPI_Comm_rank");
+  if (rc) return rc;
+  *rank = my_rank(comm);
+  return MPI_SUCCESS;
+}
+
+int csrec_get_processor_name(char *name, int *len) {
+  if (E.cur < 0) return unsupported("MPI_Get_processor_name outside a run");
+  /* The host names platforms/platgen.c writes, from the one topology
+   * module: node<N>-<L> for N = r / ppn, L = r % ppn; with no ppn (ABG:
+   * one host per rank) node<r>. */
+  int rc = E.ppn > 0
+               ? cs_topo_host_name(name, MPI_MAX_PROCESSOR_NAME, cs_topo_node_of(E.cur, E.ppn),
+                                   cs_topo_local_of(E.cur, E.ppn))
+               : cs_topo_host_name(name, MPI_MAX_PROCESSOR_NAME, E.cur, -1);
+  if (rc) return unsupported("MPI_Get_processor_name: no host name for this rank");
+  *len = (int)strlen(name);
+  return MPI_SUCCESS;
+}
+
+/* ---- point-to-point ------------------------------------------------------- */
+
+static int matches(const msg *m, MPI_Comm comm, int src, int tag) {
+  return m->comm == comm && (src == MPI_ANY_SOURCE || m->src == src) &&
+         (tag == MPI_ANY_TAG || m->tag == tag);
+}
+
+/* Takes the first message of rank w that matches (comm, src, tag), or NULL. */
+static msg *take(int w, MPI_Comm comm, int src, int tag) {
+  rank_t *rk = &E.r[w];
+  for (msg *m = rk->head, *prev = NULL; m; prev = m, m = m->next)
+    if (matches(m, comm, src, tag)) {
+      if (prev)
+        prev->next = m->next;
+      else
+        rk->head = m->next;
+      if (rk->tail == m) rk->tail = prev;
+      return m;
+    }
+  return NULL;
+}
+
+/* Buffers the message (a copy only when the buffer is private) and wakes
+ * the destination if it waits for it. Returns the world rank of dest. */
+static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                     MPI_Comm comm) {
+  msg *m = malloc(sizeof *m);
+  if (!m) return -1;
+  int w = comm->world[dest];
+  m->next = NULL;
+  m->src = E.cur;
+  m->tag = tag;
+  m->comm = comm;
+  m->bytes = (long)count * dt->size;
+  m->data = NULL;
+  m->delivered = 0;
+  rank_t *rk = &E.r[w];
+  if (rk->state == R_RECV && !rk->got && matches(m, rk->rcomm, rk->rsrc, rk->rtag)) {
+    /* The destination waits for this message: one copy, straight into its
+     * buffer (a message it would truncate is left to wait_recv to fail). */
+    if (m->bytes > 0 && m->bytes <= (long)rk->rcount * rk->rtype->size && !in_arena(buf) &&
+        !in_arena(rk->rbuf)) {
+      if (contiguous(dt)) {
+        unpack(buf, m->bytes, rk->rbuf, rk->rtype);
+      } else {
+        char *t = malloc((size_t)m->bytes);
+        if (!t) {
+          free(m);
+          return -1;
+        }
+        pack(buf, count, dt, t);
+        unpack(t, m->bytes, rk->rbuf, rk->rtype);
+        free(t);
+      }
+    }
+    m->delivered = 1;
+    rk->got = m;
+    make_ready(w);
+    return w;
+  }
+  if (m->bytes > 0 && !in_arena(buf)) {
+    m->data = malloc((size_t)m->bytes);
+    if (!m->data) {
+      free(m);
+      return -1;
+    }
+    pack(buf, count, dt, m->data);
+  }
+  if (rk->tail)
+    rk->tail->next = m;
+  else
+    rk->head = m;
+  rk->tail = m;
+  return w;
+}
+
+/* Blocks until a message matching (source, tag, comm) arrives; delivers it
+ * into buf. Returns MPI_SUCCESS or an error; *from and *bytes describe it. */
+static int wait_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                     int *from, long *bytes) {
+  rank_t *rk = &E.r[E.cur];
+  int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : comm->world[source];
+  msg *m = take(E.cur, comm, src, tag);
+  if (!m) {
+    rk->state = R_RECV;
+    rk->rcomm = comm;
+    rk->rsrc = src; /* a world rank, as in messages */
+    rk->rtag = tag;
+    rk->rbuf = buf;
+    rk->rcount = count;
+    rk->rtype = dt;
+    rk->got = NULL;
+    while (!rk->got) block();
+    m = rk->got;
+    rk->got = NULL;
+    rk->state = R_READY;
+  }
+  int rc = MPI_SUCCESS;
+  if (m->bytes > (long)count * dt->size) {
+    csrec_fail(
+        "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
+        "(receive of %ld bytes)",
+        m->bytes, m->src, E.cur, (long)count * dt->size);
+    rc = MPI_ERR_TRUNCATE;
+  } else if (!m->delivered && m->data && !in_arena(buf)) {
+    unpack(m->data, m->bytes, buf, dt);
+  }
+  *from = m->src;
+  *bytes = m->bytes;
+  free(m->data);
+  free(m);
+  return rc;
+}
+
+static int check_peer(MPI_Comm comm, int peer, const char *call) {
+  if (peer == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (comm->self || peer < 0 || peer >= comm->size) {
+    csrec_fail("recording MPI: %s with rank %d on a communicator of %d ranks", call, peer,
+               comm->size);
+    return MPI_ERR_RANK;
+  }
+  return MPI_SUCCESS;
+}
+
+int csrec_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+  int rc = check_comm(comm, "MPI_Send");
+  if (!rc) rc = check_peer(comm, dest, "MPI_Send");
+  if (rc || dest == MPI_PROC_NULL) return rc;
+  int w = post_send(buf, count, dt, dest, tag, comm);
+  if (w < 0) return MPI_ERR_NO_MEM;
+  cs_mop op = {w, -1, (double)count * dt->size, 0, 0};
+  push_op(E.cur, op);
+  return MPI_SUCCESS;
+}
+
+int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+               MPI_Status *status) {
+  int rc = check_comm(comm, "MPI_Recv");
+  if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Recv");
+  if (rc) return rc;
+  if (source == MPI_PROC_NULL) {
+    if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
+    return MPI_SUCCESS;
+  }
+  int from;
+  long bytes;
+  rc = wait_recv(buf, count, dt, source, tag, comm, &from, &bytes);
+  cs_mop op = {-1, from, 0, (double)bytes, 0};
+  push_op(E.cur, op);
+  if (status) *status = (MPI_Status){comm->rank[from - comm->lo], tag, rc, bytes};
+  return rc;
+}
+
+int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                   int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                   MPI_Status *status) {
+  int rc = check_comm(comm, "MPI_Sendrecv");
+  if (!rc) rc = check_peer(comm, dest, "MPI_Sendrecv");
+  if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Sendrecv");
+  if (rc) return rc;
+  cs_mop op = {-1, -1, 0, 0, 0};
+  if (dest != MPI_PROC_NULL) {
+    op.to = post_send(sbuf, scount, stype, dest, stag, comm);
+    if (op.to < 0) return MPI_ERR_NO_MEM;
+    op.sb = (double)scount * stype->size;
+  }
+  if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
+  if (source != MPI_PROC_NULL) {
+    long bytes;
+    rc = wait_recv(rbuf, rcount, rtype, source, rtag, comm, &op.from, &bytes);
+    op.rb = (double)bytes;
+    if (status) *status = (MPI_Status){comm->rank[op.from - comm->lo], rtag, rc, bytes};
+  }
+  if (op.to >= 0 || op.from >= 0) push_op(E.cur, op);
+  return rc;
+}
+
+/* ---- setup collectives (executed, not recorded) --------------------------- */
+
+enum { C_BARRIER, C_BCAST, C_ALLREDUCE, C_ALLGATHER, C_SPLIT, C_DUP };
+typedef struct {
+  int kind;
+  const void *sbuf;
+  void *rbuf;
+  int count, rcount, root, color, key;
+  MPI_Datatype dt, rtype;
+  MPI_Op op;
+  MPI_Comm *out;
+  int failed;
+} coll_args;
+
+static int cmp_split(const void *a, const void *b) {
+  const int *x = a, *y = b; /* color, key, rank */
+  for (int i = 0; i < 3; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/* Called by the last member to arrive: does the collective for everybody. */
+static void coll_do(MPI_Comm c) {
+  int n = c->size;
+  coll_args *a0 = c->slot[0];
+  for (int i = 1; i < n; i++)
+    if (((coll_args *)c->slot[i])->kind != a0->kind) {
+      csrec_fail("recording MPI: members of a communicator called different setup collectives");
+      return;
+    }
+  switch (a0->kind) {
+  case C_BARRIER: break;
+  case C_BCAST: {
+    coll_args *root = c->slot[a0->root];
+    long bytes = (long)root->count * root->dt->size;
+    char *t = malloc((size_t)bytes + 1);
+    if (!t) return csrec_fail("recording MPI: no memory in MPI_Bcast");
+    pack(root->rbuf, root->count, root->dt, t);
+    for (int i = 0; i < n; i++) {
+      coll_args *a = c->slot[i];
+      if (i != a0->root) unpack(t, bytes, a->rbuf, a->dt);
+    }
+    free(t);
+    break;
+  }
+  case C_ALLREDUCE: {
+    long bytes = (long)a0->count * a0->dt->size;
+    char *acc = malloc((size_t)bytes + 1);
+    if (!acc) return csrec_fail("recording MPI: no memory in MPI_Allreduce");
+    for (int i = 0; i < n; i++) {
+      coll_args *a = c->slot[i];
+      const void *in = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+      if (i == 0)
+        memcpy(acc, in, (size_t)bytes);
+      else
+        csrec_reduce_local(in, acc, a0->count, a0->dt, a0->op);
+    }
+    for (int i = 0; i < n; i++) memcpy(((coll_args *)c->slot[i])->rbuf, acc, (size_t)bytes);
+    free(acc);
+    break;
+  }
+  case C_ALLGATHER: {
+    for (int j = 0; j < n; j++) {
+      coll_args *src = c->slot[j];
+      MPI_Datatype st = src->sbuf == MPI_IN_PLACE ? src->rtype : src->dt;
+      int sn = src->sbuf == MPI_IN_PLACE ? src->rcount : src->count;
+      const char *sb = src->sbuf == MPI_IN_PLACE
+                           ? (const char *)src->rbuf + (long)j * src->rcount * src->rtype->extent
+                           : src->sbuf;
+      long bytes = (long)sn * st->size;
+      char *t = malloc((size_t)bytes + 1);
+      if (!t) return csrec_fail("recording MPI: no memory in MPI_Allgather");
+      pack(sb, sn, st, t);
+      for (int i = 0; i < n; i++) {
+        coll_args *a = c->slot[i];
+        if (i == j && src->sbuf == MPI_IN_PLACE) continue;
+        unpack(t, bytes, (char *)a->rbuf + (long)j * a->rcount * a->rtype->extent, a->rtype);
+      }
+      free(t);
+    }
+    break;
+  }
+  case C_SPLIT: {
+    int *v = malloc(sizeof(int) * 3 * (size_t)n), *w = malloc(sizeof(int) * (size_t)n);
+    if (!v || !w) {
+      free(v);
+      free(w);
+      return csrec_fail("recording MPI: no memory in MPI_Comm_split");
+    }
+    for (int i = 0; i < n; i++) {
+      coll_args *a = c->slot[i];
+      v[3 * i] = a->color;
+      v[3 * i + 1] = a->key;
+      v[3 * i + 2] = i;
+    }
+    qsort(v, (size_t)n, 3 * sizeof(int), cmp_split);
+    for (int i = 0; i < n;) {
+      int j = i;
+      while (j < n && v[3 * j] == v[3 * i]) j++;
+      MPI_Comm nc = MPI_COMM_NULL;
+      if (v[3 * i] != MPI_UNDEFINED) {
+        for (int k = i; k < j; k++) w[k - i] = c->world[v[3 * k + 2]];
+        nc = comm_new(j - i, w);
+        if (!nc) csrec_fail("recording MPI: no memory in MPI_Comm_split");
+      }
+      for (int k = i; k < j; k++) *((coll_args *)c->slot[v[3 * k + 2]])->out = nc;
+      i = j;
+    }
+    free(v);
+    free(w);
+    break;
+  }
+  case C_DUP: {
+    MPI_Comm nc = comm_new(n, c->world);
+    if (!nc) csrec_fail("recording MPI: no memory in MPI_Comm_dup");
+    for (int i = 0; i < n; i++) *((coll_args *)c->slot[i])->out = nc;
+    break;
+  }
+  }
+}
+
+/* Deposits this member's arguments; the last member to arrive does the
+ * collective and wakes the others. */
+static int coll(MPI_Comm c, coll_args *a, const char *call) {
+  int rc = check_comm(c, call);
+  if (rc) return rc;
+  if (c->self) {
+    if (a->kind == C_SPLIT || a->kind == C_DUP) return unsupported(call);
+  }
+  int me = my_rank(c);
+  c->slot[me] = a;
+  if (++c->arrived < c->size) {
+    int gen = c->gen;
+    E.r[E.cur].state = R_COLL;
+    while (c->gen == gen) block();
+    E.r[E.cur].state = R_READY;
+  } else {
+    coll_do(c);
+    c->arrived = 0;
+    c->gen++;
+    for (int i = 0; i < c->size; i++)
+      if (i != me) make_ready(c->world[i]);
+  }
+  return E.failed ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static int int_type(MPI_Datatype dt) {
+  return dt->builtin && dt->kind != K_NONE && dt->kind != K_FLOAT && dt->kind != K_DOUBLE;
+}
+
+int csrec_barrier(MPI_Comm comm) {
+  coll_args a = {.kind = C_BARRIER};
+  return coll(comm, &a, "MPI_Barrier");
+}
+int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+  if (comm && (root < 0 || root >= comm->size)) return unsupported("MPI_Bcast (root out of range)");
+  coll_args a = {.kind = C_BCAST, .rbuf = buf, .count = count, .dt = dt, .root = root};
+  return coll(comm, &a, "MPI_Bcast");
+}
+int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                    MPI_Comm comm) {
+  if (!int_type(dt) || (op != MPI_MIN && op != MPI_MAX && op != MPI_SUM))
+    return unsupported(
+        "MPI_Allreduce (only predefined integer types with MPI_MIN, MPI_MAX, "
+        "MPI_SUM: a setup collective)");
+  coll_args a = {
+      .kind = C_ALLREDUCE, .sbuf = sbuf, .rbuf = rbuf, .count = count, .dt = dt, .op = op};
+  return coll(comm, &a, "MPI_Allreduce");
+}
+int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm) {
+  coll_args a = {.kind = C_ALLGATHER,
+                 .sbuf = sbuf,
+                 .rbuf = rbuf,
+                 .count = scount,
+                 .dt = stype,
+                 .rcount = rcount,
+                 .rtype = rtype};
+  return coll(comm, &a, "MPI_Allgather");
+}
+
+/* ---- communicator management and attributes ------------------------------ */
+
+static attr **attr_find(MPI_Comm c, int keyval) {
+  attr **a = &c->attrs[my_rank(c)];
+  while (*a && (*a)->keyval != keyval) a = &(*a)->next;
+  return a;
+}
+
+int csrec_comm_set_attr(MPI_Comm comm, int keyval, void *value) {
+  int rc = check_comm(comm, "MPI_Comm_set_attr");
+  if (rc) return rc;
+  if (keyval < 0 || keyval >= nkeyvals) return unsupported("MPI_Comm_set_attr (invalid keyval)");
+  if (comm->self) return unsupported("MPI_Comm_set_attr on MPI_COMM_SELF");
+  attr **a = attr_find(comm, keyval);
+  if (*a) {
+    keyval_t *k = &keyvals[keyval];
+    if (k->del) k->del(comm, keyval, (*a)->value, k->extra);
+    (*a)->value = value;
+    return MPI_SUCCESS;
+  }
+  attr *n = malloc(sizeof *n);
+  if (!n) return MPI_ERR_NO_MEM;
+  n->keyval = keyval;
+  n->value = value;
+  n->next = NULL;
+  *a = n;
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag) {
+  int rc = check_comm(comm, "MPI_Comm_get_attr");
+  if (rc) return rc;
+  *flag = 0;
+  if (comm->self || keyval < 0 || keyval >= nkeyvals) return MPI_SUCCESS;
+  attr **a = attr_find(comm, keyval);
+  if (*a) {
+    *(void **)value = (*a)->value;
+    *flag = 1;
+  }
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_delete_attr(MPI_Comm comm, int keyval) {
+  int rc = check_comm(comm, "MPI_Comm_delete_attr");
+  if (rc) return rc;
+  if (comm->self || keyval < 0 || keyval >= nkeyvals) return MPI_ERR_KEYVAL;
+  attr **a = attr_find(comm, keyval);
+  if (!*a) return MPI_ERR_KEYVAL;
+  attr *d = *a;
+  *a = d->next;
+  keyval_t *k = &keyvals[keyval];
+  rc = k->del ? k->del(comm, keyval, d->value, k->extra) : MPI_SUCCESS;
+  free(d);
+  return rc;
+}
+
+int csrec_comm_create_keyval(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del,
+                             int *kv, void *extra) {
+  keyval_t *n = realloc(keyvals, sizeof(keyval_t) * (size_t)(nkeyvals + 1));
+  if (!n) return MPI_ERR_NO_MEM;
+  keyvals = n;
+  keyvals[nkeyvals] = (keyval_t){copy, del, extra};
+  *kv = nkeyvals++;
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_free_keyval(int *kv) {
+  /* Keys are never reused: attributes still set under it keep working. */
+  *kv = MPI_KEYVAL_INVALID;
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_dup_fn(MPI_Comm comm, int kv, void *extra, void *in, void *out, int *flag) {
+  (void)comm;
+  (void)kv;
+  (void)extra;
+  *(void **)out = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+/* Deletes all attributes of the running rank on c (delete callbacks run). */
+static void attrs_clear(MPI_Comm c) {
+  int me = my_rank(c);
+  attr *a = c->attrs[me];
+  c->attrs[me] = NULL;
+  while (a) {
+    attr *n = a->next;
+    keyval_t *k = &keyvals[a->keyval];
+    if (k->del) k->del(c, a->keyval, a->value, k->extra);
+    free(a);
+    a = n;
+  }
+}
+
+int csrec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out) {
+  if (color < 0 && color != MPI_UNDEFINED) return unsupported("MPI_Comm_split (negative color)");
+  coll_args a = {.kind = C_SPLIT, .color = color, .key = key, .out = out};
+  return coll(comm, &a, "MPI_Comm_split");
+}
+
+int csrec_comm_dup(MPI_Comm comm, MPI_Comm *out) {
+  coll_args a = {.kind = C_DUP, .out = out};
+  int rc = coll(comm, &a, "MPI_Comm_dup");
+  if (rc || !*out) return rc ? rc : MPI_ERR_NO_MEM;
+  /* Each member copies its own attributes with their copy callbacks. */
+  for (attr *at = comm->attrs[my_rank(comm)]; at; at = at->next) {
+    keyval_t *k = &keyvals[at->keyval];
+    void *v = NULL;
+    int flag = 0;
+    if (k->copy) k->copy(comm, at->keyval, k->extra, at->value, &v, &flag);
+    if (flag) csrec_comm_set_attr(*out, at->keyval, v);
+  }
+  return MPI_SUCCESS;
+}
+
+int csrec_comm_free(MPI_Comm *comm) {
+  MPI_Comm c = *comm;
+  int rc = check_comm(c, "MPI_Comm_free");
+  if (rc) return rc;
+  if (c->self || c == csrec_world) return unsupported("MPI_Comm_free of a predefined communicator");
+  attrs_clear(c);
+  if (--c->refs == 0) comm_destroy(c);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+/* ---- the library's collectives: no model ---------------------------------- */
+
+int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c) {
+  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)root, (void)c;
+  return unsupported("MPI_Reduce");
+}
+int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm c) {
+  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
+  return unsupported("MPI_Reduce_scatter_block");
+}
+int csrec_reduce_scatter(const void *s, void *r, const int n[], MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm c) {
+  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
+  return unsupported("MPI_Reduce_scatter");
+}
+int csrec_allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                     MPI_Datatype rt, MPI_Comm c) {
+  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)d, (void)rt, (void)c;
+  return unsupported("MPI_Allgatherv");
+}
+int csrec_gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+                 MPI_Comm c) {
+  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
+  return unsupported("MPI_Gather");
+}
+int csrec_gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                  MPI_Datatype rt, int root, MPI_Comm c) {
+  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)d, (void)rt, (void)root, (void)c;
+  return unsupported("MPI_Gatherv");
+}
+int csrec_scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  int root, MPI_Comm c) {
+  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
+  return unsupported("MPI_Scatter");
+}
+int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st, void *r, int rn,
+                   MPI_Datatype rt, int root, MPI_Comm c) {
+  (void)s, (void)sn, (void)d, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
+  return unsupported("MPI_Scatterv");
+}
+int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
+  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
+  return unsupported("MPI_Scan");
+}
+int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
+  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
+  return unsupported("MPI_Exscan");
+}
+
+/* ---- running a case ------------------------------------------------------- */
+
+/* The body of every coroutine: the rank's main, then the cleanup of its
+ * attributes on the world (their delete callbacks may free communicators). */
+static void trampoline(void) {
+  int w = E.cur;
+  E.main(w, E.arg);
+  attrs_clear(csrec_world);
+  E.r[w].state = R_DONE;
+  /* Never resumed: the scheduler does not queue a finished rank. */
+  coro_switch(&E.r[w].ctx, &E.sched);
+}
+
+int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *err, size_t errlen) {
+  int *world = NULL, rc = 0;
+  if (p < 1) {
+    snprintf(err, errlen, "recording MPI: need p >= 1");
+    return -1;
+  }
+  if (E.running) {
+    snprintf(err, errlen, "recording MPI: csrec_run is not reentrant");
+    return -1;
+  }
+  if ((size_t)p > E.nstacks) {
+    /* Stacks are mapped once and reused; untouched pages cost nothing (a
+     * rank touches one or two pages: page faults are most of the cost of a
+     * case with thousands of ranks, so there are no guard pages, which
+     * would also split the mapping into 2p mappings, beyond Linux's default
+     * limit of 65530; 128 KiB is far more than a kernel's frames need). */
+    if (E.stacks) munmap(E.stacks, E.nstacks * STACK_BYTES);
+    void *s = mmap(NULL, (size_t)p * STACK_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s == MAP_FAILED) {
+      E.stacks = NULL;
+      E.nstacks = 0;
+      snprintf(err, errlen, "recording MPI: cannot map stacks for %d ranks", p);
+      return -1;
+    }
+    E.stacks = s;
+    E.nstacks = (size_t)p;
+  }
+  E.r = calloc((size_t)p, sizeof(rank_t));
+  E.runq = malloc(sizeof(int) * (size_t)p);
+  world = malloc(sizeof(int) * (size_t)p);
+  E.failed = 0;
+  E.err[0] = '\0';
+  if (!E.r || !E.runq || !world) {
+    snprintf(err, errlen, "recording MPI: out of memory for p = %d", p);
+    rc = -1;
+    goto out;
+  }
+  for (int i = 0; i < p; i++) world[i] = i;
+  csrec_world = comm_new(p, world);
+  if (!csrec_world) {
+    snprintf(err, errlen, "recording MPI: out of memory for p = %d", p);
+    rc = -1;
+    goto out;
+  }
+  E.p = p;
+  E.ppn = ppn;
+  E.g = g;
+  E.main = main;
+  E.arg = arg;
+  E.qhead = E.qlen = 0;
+  E.running = 1;
+  for (int i = 0; i < p; i++) {
+    rank_t *rk = &E.r[i];
+    char *stack = E.stacks + (size_t)i * STACK_BYTES;
+    coro_init(&rk->ctx, stack, STACK_BYTES, trampoline, &E.sched);
+    make_ready(i);
+  }
+  while (E.qlen > 0) {
+    int w = E.runq[E.qhead];
+    E.qhead = (E.qhead + 1) % p;
+    E.qlen--;
+    E.r[w].queued = 0;
+    E.cur = w;
+    coro_switch(&E.sched, &E.r[w].ctx);
+    E.cur = -1;
+  }
+  E.running = 0;
+  for (int i = 0; i < p && !E.failed; i++)
+    if (E.r[i].state != R_DONE)
+      csrec_fail("recording MPI: deadlock: world rank %d waits in %s and nothing can wake it", i,
+                 E.r[i].state == R_RECV ? "a receive" : "a setup collective");
+  if (!E.failed && g->oom) csrec_fail("recording MPI: out of memory for the records of p = %d", p);
+  if (E.failed) {
+    snprintf(err, errlen, "%s", E.err);
+    rc = -1;
+  }
+out:
+  /* Messages never received, communicators left behind by a failed run. */
+  if (E.r)
+    for (int i = 0; i < p; i++)
+      for (msg *m = E.r[i].head, *n; m; m = n) {
+        n = m->next;
+        free(m->data);
+        free(m);
+      }
+  if (csrec_world) comm_destroy(csrec_world);
+  csrec_world = NULL;
+  free(E.r);
+  free(E.runq);
+  free(world);
+  E.r = NULL;
+  E.runq = NULL;
+  E.running = 0;
+  return rc;
+}

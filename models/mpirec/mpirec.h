@@ -1,0 +1,27 @@
+/* The engine of collsim's recording MPI (models/mpirec/mpi.h): runs the p
+ * ranks of a case as coroutines of this process and records, per world
+ * rank, the program that the evaluator (models/eval.c) prices. Used by
+ * models/record.c only. */
+#ifndef CS_MPIREC_ENGINE_H
+#define CS_MPIREC_ENGINE_H
+
+#include <stddef.h>
+
+#include "../prog.h"
+
+/* The body of one rank: called on the coroutine of world rank `rank` with
+ * MPI_COMM_WORLD of size p. It reports a failure with csrec_fail. */
+typedef void (*csrec_main_fn)(int rank, void *arg);
+
+/* Runs main on p coroutines until all return, recording into g (which has
+ * p empty programs). ppn: ranks per node for MPI_Get_processor_name
+ * ("node<N>-<L>"), or 0 for one host per rank ("node<r>", as platgen names
+ * the hosts of an abg platform).
+ * Returns 0, or -1 with a message in err (deadlock, an unsupported MPI
+ * call, a kernel's error, no memory). */
+int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *err, size_t errlen);
+
+/* Makes the running case fail with this message (the first one wins). */
+void csrec_fail(const char *fmt, ...);
+
+#endif

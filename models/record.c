@@ -1,0 +1,114 @@
+/* The model driver: runs a registered kernel on the p ranks of a case under
+ * the recording MPI (models/mpirec/) and hands every rank's recorded
+ * exchanges and local work to the evaluator. No per-algorithm code: what is
+ * priced is what the kernel does.
+ *
+ * The arguments of each rank are built exactly as the timing driver builds
+ * them (sim/bench.c, run_size() and call()) for MPI_BYTE data and MPI_BOR:
+ * m bytes mean a vector of m elements (allreduce, reduce, ...), blocks of
+ * floor(m / p) elements (reduce_scatter_block, allgather, gather, scatter),
+ * or m elements split evenly by cs_split_even (reduce_scatter and the
+ * v-collectives). As in simulated timing runs, buffers are shared by all
+ * ranks (csrec_shared_malloc, like SMPI_SHARED_MALLOC) and local work is
+ * charged but not done (cs_skip_compute).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algos/collsim.h"
+#include "../algos/kernel.h"
+#include "mpirec/mpirec.h"
+#include "prog.h"
+
+typedef struct {
+  const cs_algo_info *a;
+  const cs_case *c;
+  void *sbuf, *rbuf;
+  int *counts, *displs;
+  int count;
+} drive;
+
+/* One rank: the arguments of sim/bench.c's call(), then the kernel. */
+static void rank_main(int r, void *arg) {
+  const drive *d = arg;
+  const cs_case *c = d->c;
+  cs_args x;
+  memset(&x, 0, sizeof x);
+  x.sendbuf = c->inplace ? MPI_IN_PLACE : d->sbuf;
+  x.recvbuf = d->rbuf;
+  x.dt = x.sendtype = x.recvtype = MPI_BYTE;
+  x.op = MPI_BOR;
+  x.root = c->root;
+  x.comm = MPI_COMM_WORLD;
+  x.counts = d->counts;
+  x.displs = d->displs;
+  x.count = x.sendcount = x.recvcount = d->count;
+  switch (c->coll) {
+  case CS_allgatherv:
+  case CS_gatherv: x.sendcount = d->counts[r]; break;
+  case CS_scatterv: x.recvcount = d->counts[r]; break;
+  default: break;
+  }
+  /* Rooted collectives: MPI_IN_PLACE only at the root. */
+  if (c->inplace && cs_colls[c->coll].in_place == 2 && r != c->root) x.sendbuf = d->sbuf;
+  if (c->inplace && (c->coll == CS_scatter || c->coll == CS_scatterv) && r == c->root) {
+    x.sendbuf = d->sbuf;
+    x.recvbuf = MPI_IN_PLACE;
+  }
+  if (c->coll == CS_bcast) x.recvbuf = d->sbuf;
+  int rc = cs_run(d->a, &x);
+  if (rc != MPI_SUCCESS)
+    csrec_fail("model: %s/%s returned MPI error %d at rank %d (p = %d, %ld bytes)",
+               cs_colls[c->coll].name, d->a->name, rc, r, c->p, c->bytes);
+}
+
+int cs_record_case(const cs_case *c, int ppn, cs_prog *g, char *err, size_t errlen) {
+  const cs_algo_info *a = cs_algo_find(c->coll, c->algo);
+  if (!a || (a->flags & CS_NATIVE)) {
+    snprintf(err, errlen, "no model of %s algorithm '%s' (native algorithms have none)",
+             cs_colls[c->coll].name, c->algo);
+    return -1;
+  }
+  int p = c->p;
+  cs_coll k = c->coll;
+  int block =
+      k == CS_reduce_scatter_block || k == CS_allgather || k == CS_gather || k == CS_scatter;
+  int split = k == CS_reduce_scatter || k == CS_allgatherv || k == CS_gatherv || k == CS_scatterv;
+  long elems = c->bytes; /* MPI_BYTE */
+  long count = block ? elems / p : elems, total = block ? count * p : elems;
+  if (total > INT_MAX) {
+    snprintf(err, errlen, "model: %ld bytes exceed MPI's int counts", c->bytes);
+    return -1;
+  }
+  drive d = {a, c, NULL, NULL, NULL, NULL, (int)count};
+  int rc = -1;
+  if (split) {
+    d.counts = malloc(sizeof(int) * (size_t)p);
+    d.displs = malloc(sizeof(int) * (size_t)p);
+    if (!d.counts || !d.displs) {
+      snprintf(err, errlen, "model: out of memory for p = %d", p);
+      goto out;
+    }
+    cs_split_even(total, p, d.counts, d.displs);
+  }
+  d.sbuf = csrec_shared_malloc((size_t)total + 64);
+  d.rbuf = csrec_shared_malloc((size_t)total + 64);
+  if (!d.sbuf || !d.rbuf) {
+    snprintf(err, errlen, "model: no shared memory for %ld bytes", total);
+    goto out;
+  }
+  int skip = cs_skip_compute, shared = cs_shared_buffers;
+  cs_skip_compute = 1;
+  cs_shared_buffers = 1;
+  rc = csrec_run(p, ppn, rank_main, &d, g, err, errlen);
+  cs_skip_compute = skip;
+  cs_shared_buffers = shared;
+out:
+  csrec_shared_free(d.sbuf);
+  csrec_shared_free(d.rbuf);
+  free(d.counts);
+  free(d.displs);
+  return rc;
+}

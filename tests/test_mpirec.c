@@ -1,0 +1,134 @@
+/* The recording MPI (models/mpirec/) on its own: what kernels building node
+ * and lane contexts need (host names, MPI_Comm_split, attributes cached on
+ * a communicator, setup collectives), that messages on sub-communicators are
+ * recorded with world ranks, that setup collectives are not recorded, that
+ * private buffers are copied for real, and that an unsupported call fails
+ * the run with its name. Compiled against models/mpirec/mpi.h. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpirec/mpirec.h"
+
+static int failures;
+#define EXPECT(cond, ...)                                             \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                   \
+      fprintf(stderr, "\n");                                          \
+      failures++;                                                     \
+    }                                                                 \
+  } while (0)
+
+static int keyval = MPI_KEYVAL_INVALID, deleted;
+
+static int del_fn(MPI_Comm comm, int kv, void *value, void *extra) {
+  (void)comm, (void)kv, (void)extra;
+  MPI_Comm node = *(MPI_Comm *)value;
+  MPI_Comm_free(&node);
+  free(value);
+  deleted++;
+  return MPI_SUCCESS;
+}
+
+/* A node context as a kernel would build it: split by host name, cached. */
+static MPI_Comm node_comm(MPI_Comm comm) {
+  int flag;
+  MPI_Comm *cached;
+  if (keyval == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_fn, &keyval, NULL);
+  MPI_Comm_get_attr(comm, keyval, &cached, &flag);
+  if (flag) return *cached;
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len, node = 0, rank;
+  MPI_Get_processor_name(name, &len);
+  sscanf(name, "node%d", &node);
+  MPI_Comm_rank(comm, &rank);
+  cached = malloc(sizeof *cached);
+  MPI_Comm_split(comm, node, rank, cached);
+  MPI_Comm_set_attr(comm, keyval, cached);
+  return *cached;
+}
+
+static void body(int r, void *arg) {
+  (void)arg;
+  MPI_Comm world = MPI_COMM_WORLD, node = node_comm(world);
+  EXPECT(node_comm(world) == node, "the cached node communicator is returned again");
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len, nr, ns;
+  MPI_Get_processor_name(name, &len);
+  char want[64];
+  snprintf(want, sizeof want, "node%d-%d", r / 4, r % 4);
+  EXPECT(!strcmp(name, want), "rank %d: host %s, want %s", r, name, want);
+  MPI_Comm_rank(node, &nr);
+  MPI_Comm_size(node, &ns);
+  EXPECT(nr == r % 4 && ns == 4, "rank %d: node rank %d of %d", r, nr, ns);
+  /* Setup collectives on the node, executed for real. */
+  int v = r, sum = 0, mx = 0, all[4] = {0};
+  MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, node);
+  MPI_Allreduce(&v, &mx, 1, MPI_INT, MPI_MAX, world);
+  MPI_Allgather(&v, 1, MPI_INT, all, 1, MPI_INT, node);
+  long b = r == 4 * (r / 4) + 1 ? 1000 + r : -1;
+  MPI_Bcast(&b, 1, MPI_LONG, 1, node);
+  MPI_Barrier(world);
+  int base = 4 * (r / 4);
+  EXPECT(sum == 4 * base + 6, "rank %d: node sum %d", r, sum);
+  EXPECT(mx == 11, "rank %d: world max %d", r, mx);
+  EXPECT(all[0] == base && all[3] == base + 3, "rank %d: allgather %d..%d", r, all[0], all[3]);
+  EXPECT(b == 1000 + base + 1, "rank %d: bcast %ld", r, b);
+  /* A lane communicator (stride 4) and a message on it: recorded with world
+   * ranks; a private buffer arrives for real. */
+  MPI_Comm lane, dup;
+  MPI_Comm_split(world, r % 4, -r, &lane); /* reversed order by key */
+  MPI_Comm_dup(lane, &dup);
+  int lr, ls;
+  MPI_Comm_rank(dup, &lr);
+  MPI_Comm_size(dup, &ls);
+  EXPECT(ls == 3 && lr == 2 - r / 4, "rank %d: lane rank %d of %d", r, lr, ls);
+  long out = 100 * r, in = -1;
+  MPI_Sendrecv(&out, 1, MPI_LONG, (lr + 1) % ls, 5, &in, 1, MPI_LONG, (lr + ls - 1) % ls, 5, dup,
+               MPI_STATUS_IGNORE);
+  int from_world = (r + 4) % 12; /* lane rank lr - 1 is world rank r + 4 (mod 12) */
+  EXPECT(in == 100 * from_world, "rank %d: received %ld, want %d", r, in, 100 * from_world);
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&lane);
+  EXPECT(lane == MPI_COMM_NULL, "rank %d: MPI_Comm_free sets MPI_COMM_NULL", r);
+}
+
+static void bad(int r, void *arg) {
+  (void)r, (void)arg;
+  int x = 0, y;
+  MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+int main(void) {
+  cs_prog g = {12, calloc(12, sizeof(cs_mop *)), calloc(12, sizeof(int)), calloc(12, sizeof(int)),
+               0};
+  char err[512];
+  int rc = csrec_run(12, 4, body, NULL, &g, err, sizeof err);
+  EXPECT(rc == 0, "run failed: %s", err);
+  EXPECT(deleted == 12, "the delete callback ran %d times at the end of the run, want 12", deleted);
+  for (int r = 0; r < 12; r++) {
+    /* Only the lane exchange is recorded: setup collectives cost nothing. */
+    EXPECT(g.n[r] == 1, "rank %d: %d recorded operations, want 1", r, g.n[r]);
+    if (g.n[r] == 1) {
+      cs_mop o = g.ops[r][0];
+      EXPECT(o.to == (r + 12 - 4) % 12 && o.from == (r + 4) % 12 && o.sb == 8 && o.rb == 8,
+             "rank %d: recorded to %d from %d (%g, %g bytes)", r, o.to, o.from, o.sb, o.rb);
+    }
+    free(g.ops[r]);
+    g.ops[r] = NULL;
+    g.n[r] = g.cap[r] = 0;
+  }
+  rc = csrec_run(3, 0, bad, NULL, &g, err, sizeof err);
+  EXPECT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
+         rc ? err : "(no error)");
+  for (int r = 0; r < 12; r++) free(g.ops[r]);
+  free(g.ops);
+  free(g.n);
+  free(g.cap);
+  printf("test_mpirec: %d failures\n", failures);
+  return failures != 0;
+}
