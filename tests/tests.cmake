@@ -16,12 +16,12 @@ add_test(NAME registry_list COMMAND bash ${T}/registry_list.sh ${CLI})
 
 # The registry as data: positions (index), baselines, families, colours.
 add_executable(test_registry ${T}/test_registry.c)
-target_link_libraries(test_registry collsim_core)
+target_link_libraries(test_registry collsim)
 add_test(NAME registry_data COMMAND test_registry)
 
 # What a size m means (algos/sizes.h), shape by shape.
 add_executable(test_sizes ${T}/test_sizes.c)
-target_link_libraries(test_sizes collsim_core)
+target_link_libraries(test_sizes collsim)
 add_test(NAME sizes COMMAND test_sizes)
 
 # One registry: no C source outside the allowlist of tests/registry_names.sh
