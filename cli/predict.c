@@ -82,12 +82,6 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
  * come from a bench CSV at simcsv (NULL: none). */
 static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv) {
   for (int a = 0; a < q->nalgos; a++) {
-    /* A registered algorithm of our own without a model (a new row, before
-     * it has one) gets an empty model_s, and one line saying so. */
-    const cs_algo_info *row = cs_algo_find(q->coll, q->algos[a]);
-    if (row && !(row->flags & CS_NATIVE) && !cs_model_has(q->coll, row->name))
-      fprintf(stderr, "collsim predict: %s %s: no model (model_s left empty)\n",
-              cs_colls[q->coll].name, row->name);
     for (int i = 0; i < q->nbytes; i++) {
       const char *algo = q->algos[a];
       long m = cs_req_bytes(q, i);

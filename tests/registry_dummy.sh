@@ -6,16 +6,12 @@
 # butterfly kernel, builds the copy, and shows the row everywhere:
 #   - collsim list and list --csv have it;
 #   - collsim check --coll allreduce --algo dummy --np 1-5 passes;
-#   - collsim predict simulates it (the same time as butterfly, whose kernel
-#     it runs) and prints no formula (its formula is none);
+#   - collsim predict prices it (the model engine records its kernel: the
+#     same model_s as butterfly, whose kernel it runs, with no model code
+#     written), simulates it (the same sim_s) and prints no formula (its
+#     formula is none);
 #   - collsim bench on a small abg platform times it (again butterfly's time);
 #   - collsim plot draws it with a legend entry and a line style of its own.
-# The model column: until the engine that prices any registered kernel
-# replaces models/schedules.c (another branch), collsim has no model of a new
-# row, and predict leaves model_s empty with one line on stderr,
-#   collsim predict: allreduce dummy: no model (model_s left empty)
-# That, and only that, is tolerated for the dummy's model column; a model that
-# is present must equal butterfly's.
 # usage: registry_dummy.sh SOURCE_DIR
 set -uo pipefail
 src=$(cd "${1:-.}" && pwd)
@@ -104,16 +100,12 @@ if check "predict --algo dummy,butterfly" "$cli" predict --coll allreduce --algo
         n++
         if (ds[k] == "" || ds[k] != bs[k]) { print "FAIL: dummy sim " ds[k] " != butterfly sim " bs[k] " at " k; bad = 1 }
         if (dt[k] != "") { print "FAIL: dummy has a Table I formula: " dt[k]; bad = 1 }
-        # no model ("model_s" empty) is tolerated until the pricing engine
-        # lands; a model that is present must be butterfly'"'"'s.
-        if (dm[k] != "" && dm[k] != bm[k]) { print "FAIL: dummy model " dm[k] " != butterfly model " bm[k]; bad = 1 }
+        if (dm[k] == "" || dm[k] != bm[k]) { print "FAIL: dummy model " dm[k] " != butterfly model " bm[k]; bad = 1 }
       }
       if (n != 2) { print "FAIL: expected 2 dummy rows, got " n; bad = 1 }
       exit bad
-    }' "$tmp/predict.csv" && echo "ok: predict: dummy simulates as butterfly" || fail=1
-  # The only message tolerated: the dummy has no model (yet).
-  if grep -vxF 'collsim predict: allreduce dummy: no model (model_s left empty)' "$tmp/err" |
-     grep -q .; then
+    }' "$tmp/predict.csv" && echo "ok: predict: dummy is modelled and simulates as butterfly" || fail=1
+  if grep -q . "$tmp/err"; then
     echo "FAIL: predict wrote to stderr:"; cat "$tmp/err"; fail=1
   fi
 fi
