@@ -75,6 +75,19 @@ typedef struct {
  * non-commutative op given to an algorithm that needs a commutative one. */
 int cs_run(const cs_algo_info *a, const cs_args *x);
 
+/* The arguments of rank r of a collective call on buffers prepared the way
+ * collsim's drivers prepare them: sbuf and rbuf, count elements of dt (per
+ * call, or per block for the block collectives), counts/displs for the
+ * v-collectives and reduce_scatter; MPI_IN_PLACE where MPI allows it (on
+ * every rank, or at the root of a rooted collective, where scatter(v) puts
+ * it in recvbuf); bcast works on sbuf. The timing driver (sim/bench.c) and
+ * the models (models/record.c) build their calls with it, so the models
+ * price exactly the call that is timed. Returns MPI_ERR_COUNT if count
+ * does not fit the int of the MPI signature. */
+int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, void *sbuf, void *rbuf,
+                     long count, const int *counts, const int *displs, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm);
+
 /* The generic compositions (algos/compose/compose.c) of a row with parts. */
 int cs_compose_allreduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
                          MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx);

@@ -1,6 +1,8 @@
 /* The dispatcher: checks an algorithm's restrictions (registry data) and
  * calls its kernel with the arguments of its collective. */
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "collsim.h"
 #include "kernel.h"
@@ -102,4 +104,35 @@ int cs_dispatch_verify(FILE *f) {
       bad++;
     }
   return bad;
+}
+
+int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, void *sbuf, void *rbuf,
+                     long count, const int *counts, const int *displs, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm) {
+  memset(x, 0, sizeof *x);
+  if (count < 0 || count > INT_MAX) return MPI_ERR_COUNT;
+  x->sendbuf = inplace ? MPI_IN_PLACE : sbuf;
+  x->recvbuf = rbuf;
+  x->dt = x->sendtype = x->recvtype = dt;
+  x->op = op;
+  x->root = root;
+  x->comm = comm;
+  x->counts = counts;
+  x->displs = displs;
+  x->count = x->sendcount = x->recvcount = (int)count;
+  switch (coll) {
+  case CS_allgatherv:
+  case CS_gatherv: x->sendcount = counts[r]; break;
+  case CS_scatterv: x->recvcount = counts[r]; break;
+  default: break;
+  }
+  /* Rooted collectives: MPI_IN_PLACE only at the root, where scatter(v)
+   * takes it as recvbuf. */
+  if (inplace && cs_colls[coll].in_place == 2 && r != root) x->sendbuf = sbuf;
+  if (inplace && (coll == CS_scatter || coll == CS_scatterv) && r == root) {
+    x->sendbuf = sbuf;
+    x->recvbuf = MPI_IN_PLACE;
+  }
+  if (coll == CS_bcast) x->recvbuf = sbuf;
+  return MPI_SUCCESS;
 }

@@ -30,35 +30,14 @@ typedef struct {
   int count;
 } drive;
 
-/* One rank: the arguments of sim/bench.c's call(), then the kernel. */
+/* One rank: the arguments of the timed call (cs_args_for_rank), then the kernel. */
 static void rank_main(int r, void *arg) {
   const drive *d = arg;
   const cs_case *c = d->c;
   cs_args x;
-  memset(&x, 0, sizeof x);
-  x.sendbuf = c->inplace ? MPI_IN_PLACE : d->sbuf;
-  x.recvbuf = d->rbuf;
-  x.dt = x.sendtype = x.recvtype = MPI_BYTE;
-  x.op = MPI_BOR;
-  x.root = c->root;
-  x.comm = MPI_COMM_WORLD;
-  x.counts = d->counts;
-  x.displs = d->displs;
-  x.count = x.sendcount = x.recvcount = d->count;
-  switch (c->coll) {
-  case CS_allgatherv:
-  case CS_gatherv: x.sendcount = d->counts[r]; break;
-  case CS_scatterv: x.recvcount = d->counts[r]; break;
-  default: break;
-  }
-  /* Rooted collectives: MPI_IN_PLACE only at the root. */
-  if (c->inplace && cs_colls[c->coll].in_place == 2 && r != c->root) x.sendbuf = d->sbuf;
-  if (c->inplace && (c->coll == CS_scatter || c->coll == CS_scatterv) && r == c->root) {
-    x.sendbuf = d->sbuf;
-    x.recvbuf = MPI_IN_PLACE;
-  }
-  if (c->coll == CS_bcast) x.recvbuf = d->sbuf;
-  int rc = cs_run(d->a, &x);
+  int rc = cs_args_for_rank(&x, c->coll, r, c->root, c->inplace, d->sbuf, d->rbuf, d->count,
+                            d->counts, d->displs, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+  if (rc == MPI_SUCCESS) rc = cs_run(d->a, &x);
   if (rc != MPI_SUCCESS)
     csrec_fail("model: %s/%s returned MPI error %d at rank %d (p = %d, %ld bytes)",
                cs_colls[c->coll].name, d->a->name, rc, r, c->p, c->bytes);

@@ -168,37 +168,11 @@ typedef struct {
 
 static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_Comm comm) {
   cs_args x;
-  memset(&x, 0, sizeof x);
-  x.sendbuf = o->inplace ? MPI_IN_PLACE : b->sbuf;
-  x.recvbuf = b->rbuf;
-  x.dt = x.sendtype = x.recvtype = o->dt;
-  x.op = o->op;
-  x.root = o->root;
-  x.comm = comm;
-  x.counts = b->counts;
-  x.displs = b->displs;
-  x.count = (int)b->count;
-  x.sendcount = x.recvcount = (int)b->count;
   int r;
   MPI_Comm_rank(comm, &r);
-  switch (o->coll) {
-  case CS_allgatherv:
-  case CS_gatherv: x.sendcount = b->counts[r]; break;
-  case CS_scatterv: x.recvcount = b->counts[r]; break;
-  default: break;
-  }
-  /* Rooted collectives: MPI_IN_PLACE only at the root. */
-  if (o->inplace && cs_colls[o->coll].in_place == 2 && r != o->root) x.sendbuf = b->sbuf;
-  if (o->inplace && o->coll == CS_scatter && r == o->root) {
-    x.sendbuf = b->sbuf;
-    x.recvbuf = MPI_IN_PLACE;
-  }
-  if (o->inplace && o->coll == CS_scatterv && r == o->root) {
-    x.sendbuf = b->sbuf;
-    x.recvbuf = MPI_IN_PLACE;
-  }
-  if (o->coll == CS_bcast) x.recvbuf = b->sbuf;
-  return cs_run(a, &x);
+  int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
+                            b->counts, b->displs, o->dt, o->op, comm);
+  return rc == MPI_SUCCESS ? cs_run(a, &x) : rc;
 }
 
 /* Max-reduction of n <= 4 doubles on all processes in ceil(log2 p) rounds
