@@ -1,5 +1,7 @@
 /* The collsim kernel library: one C function per registered algorithm, with
- * the MPI signature of its collective, and the dispatcher that checks an
+ * the MPI signature of its collective and a trailing kernel context (the
+ * node and lane structure of the communicator, algos/ctx.h; non-NULL only
+ * for rows flagged CS_NODE_AWARE), and the dispatcher that checks an
  * algorithm's restrictions (from the registry) before calling it. */
 #ifndef COLLSIM_H
 #define COLLSIM_H

@@ -2,6 +2,10 @@
  * communicator besides their ranks (the way Open MPI passes its coll module
  * and MPICH caches comm->node_comm).
  *
+ * Who gets one: kernels of rows flagged CS_NODE_AWARE (registry.h); the
+ * dispatcher passes NULL to every other kernel, so that jobs that time or
+ * price them do not pay for building it.
+ *
  * Accepts: any intracommunicator. The context is created collectively on
  * the first cs_ctx_get() of a communicator, cached on it as an attribute and
  * freed with it (MPI_Comm_free, or MPI_Finalize for the predefined ones).

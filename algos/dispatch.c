@@ -28,8 +28,9 @@ static const cs_fn fns[] = {
 
 int cs_run(const cs_algo_info *a, const cs_args *x) {
   const cs_fn f = fns[a->index];
+  /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
   const cs_ctx *ctx = x->ctx;
-  if (!ctx) CS_CHECK(cs_ctx_get(x->comm, &ctx));
+  if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
   if (a->flags & CS_COMMUTATIVE) {
     int commute = 1;
     MPI_Op_commutative(x->op, &commute);

@@ -159,6 +159,19 @@ static void stats(double *t, int n, double *med, double *mean, double *lo, doubl
   }
 }
 
+/* 1 iff an algorithm of the run reads the kernel context (CS_NODE_AWARE). */
+static int node_aware(const bench_opts *o) {
+  char *list = strdup(o->algos);
+  int any = 0;
+  for (char *save = NULL, *name = list ? strtok_r(list, ",", &save) : NULL; name;
+       name = strtok_r(NULL, ",", &save)) {
+    const cs_algo_info *a = cs_algo_find(o->coll, strncmp(name, "lib:", 4) ? name : "native");
+    any |= a && (a->flags & CS_NODE_AWARE);
+  }
+  free(list);
+  return any;
+}
+
 /* One call of the collective with algorithm a on the prepared buffers. */
 typedef struct {
   void *sbuf, *rbuf;
@@ -429,8 +442,10 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   int global = global_clock(comm);
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
-   * call does not pay for it (algos/ctx.h). */
-  if (rc == 0 && cs_ctx_prepare(comm, CS_CTX_TOPOLOGY) != MPI_SUCCESS) {
+   * call does not pay for it (algos/ctx.h); only node-aware algorithms have
+   * one (CS_NODE_AWARE). */
+  if (rc == 0 && node_aware(&o) &&
+      cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot build the kernel context\n");
     rc = 2;
   }

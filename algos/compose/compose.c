@@ -153,6 +153,23 @@ int cs_compose_verify(FILE *f) {
       if (f) fprintf(f, "collsim: registry row %s/%s: %s\n", cs_colls[a->coll].name, a->name, err);
       bad++;
     }
+    /* A part that reads the kernel context makes the composition need one
+     * (the dispatcher builds contexts only for CS_NODE_AWARE rows). */
+    char word[128];
+    for (const char *w = a->parts; sscanf(w, " %127s", word) == 1;) {
+      w = strstr(w, word) + strlen(word);
+      char *colon = strchr(word, ':');
+      if (!colon) continue;
+      *colon = '\0';
+      int c = cs_coll_by_name(word);
+      const cs_algo_info *part = c < 0 ? NULL : cs_algo_find((cs_coll)c, colon + 1);
+      if (part && (part->flags & CS_NODE_AWARE) && !(a->flags & CS_NODE_AWARE)) {
+        if (f)
+          fprintf(f, "collsim: registry row %s/%s: part %s:%s is CS_NODE_AWARE, the row is not\n",
+                  cs_colls[a->coll].name, a->name, word, colon + 1);
+        bad++;
+      }
+    }
   }
   return bad;
 }
