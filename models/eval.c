@@ -1,12 +1,12 @@
 /* The evaluator of the models: prices the per-process programs that the
- * recording MPI writes while a kernel runs (prog.h, record.c) under an ABG,
+ * recording MPI writes while a kernel runs (record.h, record.c) under an ABG,
  * max-rate or k-lane cost model. See model.h for the semantics. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog.h"
+#include "record.h"
 #include "sizes.h"
 #include "topo.h"
 

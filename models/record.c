@@ -20,7 +20,7 @@
 #include "../algos/collsim.h"
 #include "../algos/kernel.h"
 #include "mpirec/mpirec.h"
-#include "prog.h"
+#include "record.h"
 
 typedef struct {
   const cs_algo_info *a;

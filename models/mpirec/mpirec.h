@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../prog.h"
+#include "../record.h"
 
 /* The body of one rank: called on the coroutine of world rank `rank` with
  * MPI_COMM_WORLD of size p. It reports a failure with csrec_fail. */

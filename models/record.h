@@ -1,8 +1,8 @@
-/* Internal to models/: per-process programs, the evaluator's input. The
+/* Internal to models/: the recorded per-process programs, the evaluator's input. The
  * recording MPI (models/mpirec/) writes them while the kernels of algos/
  * run; the evaluator (eval.c) prices them. */
-#ifndef COLLSIM_PROG_H
-#define COLLSIM_PROG_H
+#ifndef COLLSIM_RECORD_H
+#define COLLSIM_RECORD_H
 
 #include "model.h"
 
