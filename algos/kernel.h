@@ -52,6 +52,10 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
                              double *pending);
 void cs_charge_pending(double *pending);
 
+/* 1 iff elements of dt lie back to back with no gaps and no lower bound,
+ * so that count elements are count * size plain bytes. */
+int cs_type_contiguous(MPI_Datatype dt);
+
 /* Type-correct local copy of scount elements of stype into rcount elements
  * of rtype (type signatures must match, as for a message). */
 int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rcount,

@@ -73,7 +73,7 @@ void cs_charge_pending(double *pending) {
   *pending = 0;
 }
 
-static int is_contiguous(MPI_Datatype dt) {
+int cs_type_contiguous(MPI_Datatype dt) {
   MPI_Aint lb, ext, tlb, text;
   int size;
   MPI_Type_get_extent(dt, &lb, &ext);
@@ -94,7 +94,7 @@ int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rc
   cs_copied_bytes += (double)bytes;
   charge((double)bytes);
   if (cs_skip_compute) return MPI_SUCCESS;
-  if (stype == rtype && is_contiguous(stype)) {
+  if (stype == rtype && cs_type_contiguous(stype)) {
     memmove(dst, src, (size_t)bytes);
     return MPI_SUCCESS;
   }

@@ -70,11 +70,6 @@ static int count_lines(const char *path) {
   return n;
 }
 
-/* Bytes a case really moves, for datatype size `size` (algos/sizes.h). */
-long cs_effective_bytes(cs_coll coll, int p, long m, int size) {
-  return cs_size_bytes(coll, p, m, size);
-}
-
 typedef struct {
   const char *algo;
   long *done;
@@ -106,7 +101,7 @@ static int type_size(const char *t) {
 static int bench_single(const cs_bench_req *q) { return q->layout && strcmp(q->layout, "even"); }
 
 long cs_req_bytes(const cs_bench_req *q, int i) {
-  return cs_effective_bytes(q->coll, q->np, q->bytes[i], type_size(q->type));
+  return cs_size_bytes(q->coll, q->np, q->bytes[i], type_size(q->type));
 }
 
 int cs_req_dup(const cs_bench_req *q, int i) {

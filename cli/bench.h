@@ -39,7 +39,6 @@ typedef struct {
 void cs_bench_defaults(cs_bench_req *q);
 /* Runs what out lacks (resumable); 0 on success. */
 int cs_bench_run(cs_bench_req *q);
-long cs_effective_bytes(cs_coll coll, int p, long m, int size);
 /* The bytes size i of q really moves (for q's datatype), and whether an
  * earlier size of q moves the same (then it is run and reported once). */
 long cs_req_bytes(const cs_bench_req *q, int i);

@@ -9,6 +9,7 @@
 #include "guidelines.h"
 #include "model.h"
 #include "results.h"
+#include "sizes.h"
 
 /* ---- the plan: which algorithms each side times, in which bench files ---------- */
 
@@ -142,7 +143,7 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
           for (int i = 0; i < n[h]; i++) {
             cs_coll c = t[h][i].coll;
             const cs_gl_file *f = file_at(P, c, t[h][i].single);
-            long eff = cs_case_bytes(c, o->np, m);
+            long eff = cs_size_bytes(c, o->np, m, 1);
             /* the fastest (median) of the side's algorithms for c */
             al[h][i] = P->algo_of[s][c][0];
             tt[i] = -1;

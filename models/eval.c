@@ -25,14 +25,6 @@ cs_model cs_model_abg(double alpha, double beta, double gamma) {
 
 /* ---- cases ------------------------------------------------------------ */
 
-long cs_case_bytes(cs_coll coll, int p, long m) { return cs_size_bytes(coll, p, m, 1); }
-
-void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]) {
-  cs_size_blocks(coll, p, m, blocks);
-}
-
-int cs_case_equal_blocks(cs_coll coll, int p, long m) { return cs_size_equal_blocks(coll, p, m); }
-
 int cs_model_has(cs_coll coll, const char *algo) {
   const cs_algo_info *a = cs_algo_find(coll, algo);
   return a && !(a->flags & CS_NATIVE);

@@ -73,17 +73,6 @@ typedef struct {
   int inplace;
 } cs_case;
 
-/* The message size a case really moves: block collectives (reduce_scatter_
- * block, allgather, gather, scatter) use blocks of floor(m / p) bytes, so
- * their total is p floor(m / p); all others move m. */
-long cs_case_bytes(cs_coll coll, int p, long m);
-/* Block sizes of a case (p entries): equal blocks, an even split of m for
- * reduce_scatter and the v-collectives (the first m % p blocks one byte
- * larger, as cs_split_even), or one block of m (reduce, bcast, ...). */
-void cs_case_blocks(cs_coll coll, int p, long m, long blocks[]);
-/* True iff all blocks of the case have the same size. */
-int cs_case_equal_blocks(cs_coll coll, int p, long m);
-
 /* 1 iff collsim has an exact model of (coll, algo): every registered
  * algorithm except the library's own (native). */
 int cs_model_has(cs_coll coll, const char *algo);

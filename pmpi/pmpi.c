@@ -380,13 +380,6 @@ static int get_shadow(MPI_Comm comm, MPI_Comm *out) {
   shadows = s;
   pthread_mutex_unlock(&shadow_lock);
   rc = PMPI_Comm_set_attr(comm, shadow_key, s);
-  /* The kernel context of the shadow (node and lane communicators), built
-   * now, outside any kernel: its few collectives go to the library. */
-  if (rc == MPI_SUCCESS) {
-    building++;
-    rc = cs_ctx_prepare(nc, CS_CTX_TOPOLOGY);
-    building--;
-  }
   *out = nc;
   return rc;
 }
@@ -507,6 +500,14 @@ static int serve(cs_coll c, cs_args *x) {
 #undef FALLBACK
   MPI_Comm sh;
   int rc = get_shadow(comm, &sh);
+  /* A node-aware algorithm's kernel context (node and lane communicators)
+   * on the shadow, built (once: it is cached) outside the kernel, so that
+   * its few collectives go to the library; other kernels get none. */
+  if (rc == MPI_SUCCESS && (s->algo->flags & CS_NODE_AWARE)) {
+    building++;
+    rc = cs_ctx_prepare(sh, CS_CTX_NODES | CS_CTX_LANES);
+    building--;
+  }
   if (rc == MPI_SUCCESS) {
     x->comm = sh;
     depth++;

@@ -159,13 +159,18 @@ static void stats(double *t, int n, double *med, double *mean, double *lo, doubl
   }
 }
 
+/* The registry row of a name of --algos: lib:SELECTOR runs the native row. */
+static const cs_algo_info *row_of(cs_coll coll, const char *name) {
+  return cs_algo_find(coll, strncmp(name, "lib:", 4) ? name : "native");
+}
+
 /* 1 iff an algorithm of the run reads the kernel context (CS_NODE_AWARE). */
 static int node_aware(const bench_opts *o) {
   char *list = strdup(o->algos);
   int any = 0;
   for (char *save = NULL, *name = list ? strtok_r(list, ",", &save) : NULL; name;
        name = strtok_r(NULL, ",", &save)) {
-    const cs_algo_info *a = cs_algo_find(o->coll, strncmp(name, "lib:", 4) ? name : "native");
+    const cs_algo_info *a = row_of(o->coll, name);
     any |= a && (a->flags & CS_NODE_AWARE);
   }
   free(list);
@@ -257,9 +262,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   }
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
        name = strtok_r(NULL, ",", &save)) {
-    const char *lookup = name;
-    if (!strncmp(name, "lib:", 4)) lookup = "native";
-    const cs_algo_info *a = cs_algo_find(o->coll, lookup);
+    const cs_algo_info *a = row_of(o->coll, name);
     if (!a) {
       if (r == 0) fprintf(stderr, "collsim bench: unknown algorithm %s\n", name);
       rc = 2;

@@ -91,30 +91,35 @@ static const piece pieces[CS_NALGO] = {
 #undef CS_ALGO
 };
 
+/* The next word of a parts string from s: copies it into word and sets
+ * *row to the registered algorithm "collective:algorithm" names (NULL if
+ * none). Returns where the next word starts, or NULL after the last one. */
+static const char *next_part(const char *s, char *word, size_t len, const cs_algo_info **row) {
+  while (*s == ' ') s++;
+  size_t n = strcspn(s, " ");
+  if (n == 0) return NULL;
+  snprintf(word, len, "%.*s", (int)n, s);
+  *row = NULL;
+  char *colon = strchr(word, ':');
+  if (colon) {
+    *colon = '\0';
+    int c = cs_coll_by_name(word);
+    if (c >= 0) *row = cs_algo_find((cs_coll)c, colon + 1);
+    *colon = ':';
+  }
+  return s + n;
+}
+
 /* The pieces a row's parts name (NULL for kinds it does not name). Returns
  * 0, or -1 with a message in err if a word is not a registered algorithm of
  * a piece collective with a piece. */
 static int find_pieces(const cs_algo_info *a, piece *out, char *err, size_t len) {
   memset(out, 0, sizeof *out);
-  const char *s = a->parts;
-  while (*s) {
-    while (*s == ' ') s++;
-    size_t n = strcspn(s, " ");
-    if (n == 0) break;
-    char word[128], *colon;
-    snprintf(word, sizeof word, "%.*s", (int)n, s);
-    s += n;
-    colon = strchr(word, ':');
-    int c = -1;
-    const cs_algo_info *pa = NULL;
-    if (colon) {
-      *colon = '\0';
-      c = cs_coll_by_name(word);
-      if (c >= 0) pa = cs_algo_find((cs_coll)c, colon + 1);
-    }
+  char word[128];
+  const cs_algo_info *pa;
+  for (const char *s = a->parts; (s = next_part(s, word, sizeof word, &pa));) {
     const piece *pc = pa ? &pieces[pa->index] : NULL;
     if (!pc || !(pc->rs || pc->ag || pc->gv)) {
-      if (colon) *colon = ':';
       snprintf(err, len, "part '%s' is not a registered algorithm with a piece", word);
       return -1;
     }
@@ -156,20 +161,14 @@ int cs_compose_verify(FILE *f) {
     /* A part that reads the kernel context makes the composition need one
      * (the dispatcher builds contexts only for CS_NODE_AWARE rows). */
     char word[128];
-    for (const char *w = a->parts; sscanf(w, " %127s", word) == 1;) {
-      w = strstr(w, word) + strlen(word);
-      char *colon = strchr(word, ':');
-      if (!colon) continue;
-      *colon = '\0';
-      int c = cs_coll_by_name(word);
-      const cs_algo_info *part = c < 0 ? NULL : cs_algo_find((cs_coll)c, colon + 1);
+    const cs_algo_info *part;
+    for (const char *w = a->parts; (w = next_part(w, word, sizeof word, &part));)
       if (part && (part->flags & CS_NODE_AWARE) && !(a->flags & CS_NODE_AWARE)) {
         if (f)
-          fprintf(f, "collsim: registry row %s/%s: part %s:%s is CS_NODE_AWARE, the row is not\n",
-                  cs_colls[a->coll].name, a->name, word, colon + 1);
+          fprintf(f, "collsim: registry row %s/%s: part %s is CS_NODE_AWARE, the row is not\n",
+                  cs_colls[a->coll].name, a->name, word);
         bad++;
       }
-    }
   }
   return bad;
 }
@@ -209,12 +208,9 @@ int cs_compose_reduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf,
   int inplace = sendbuf == MPI_IN_PLACE;
   const void *in = inplace ? recvbuf : sendbuf;
   long own_n = cs_lcount(&l, r);
-  MPI_Aint lb, ext, tlb, text;
-  int size;
-  MPI_Type_get_extent(dt, &lb, &ext);
-  MPI_Type_get_true_extent(dt, &tlb, &text);
+  MPI_Aint ext = cs_extent(dt);
+  int size, contiguous = cs_type_contiguous(dt);
   MPI_Type_size(dt, &size);
-  int contiguous = lb == 0 && tlb == 0 && (MPI_Aint)size == ext && ext == text;
   int rc;
   if (r == root && !inplace) {
     rc = pc.rs(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op, comm, 0, ctx);
