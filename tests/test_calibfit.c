@@ -214,11 +214,78 @@ static void test_flows(void) {
         "flows: refuses one size per k, naming k");
 }
 
+/* Synthetic segments: t = a_i + b_i m on sizes 0 .. 16 MiB (the driver's grid).
+ * kink: continuous at the breakpoints (lines cross), jump: a step in between. */
+static void segmented_case(const char *name, int nseg, const double *brk, const double *a,
+                           const double *b, double amp, int expect_cross, double tol) {
+  double x[64] = {0}, y[64] = {0};
+  int n = pp_sizes(x);
+  lcg_state = 12345;
+  for (int i = 0; i < n; i++) {
+    int s = 0;
+    while (s + 1 < nseg && x[i] > brk[s + 1]) s++;
+    y[i] = (a[s] + b[s] * x[i]) * (1 + amp * noise());
+  }
+  cs_segfit f;
+  char err[200], what[256];
+  int rc = cs_fit_segmented(x, y, n, 6, 3, 0.25, &f, err, sizeof err);
+  snprintf(what, sizeof what, "%s: fit succeeds (%s)", name, rc ? err : "ok");
+  check(rc == 0, what);
+  if (rc) return;
+  snprintf(what, sizeof what, "%s: %d segments found (want %d)", name, f.nseg, nseg);
+  check(f.nseg == nseg, what);
+  if (f.nseg != nseg) return;
+  for (int s = 0; s < nseg; s++) {
+    snprintf(what, sizeof what, "%s: slope of segment %d", name, s);
+    near(f.seg[s].b, b[s], tol, what);
+    if (s == 0) continue;
+    if (expect_cross) {
+      snprintf(what, sizeof what, "%s: breakpoint %d (lines cross)", name, s);
+      near(f.from[s], brk[s], tol, what);
+    } else {
+      /* A jump is only located between two sampled sizes: the gap must hold it. */
+      double lo = x[f.last[s - 1]], hi = x[f.first[s]];
+      snprintf(what, sizeof what, "%s: breakpoint %d: true %g in the gap (%g, %g]", name, s, brk[s],
+               lo, hi);
+      check(brk[s] >= lo && brk[s] < hi, what);
+    }
+  }
+  snprintf(what, sizeof what, "%s: RMS residual %.3g%% within the noise", name, 100 * f.rms_rel);
+  check(f.rms_rel <= amp + 1e-12, what);
+}
+
+static void test_segmented(void) {
+  /* Kinks: 0.2 us + 0.1 ns/B, from 5000 B 0.3 ns/B, from 3 MB 0.5 ns/B (continuous). */
+  double kb[3] = {0, 5000, 3e6}, kbs[3] = {1e-10, 3e-10, 5e-10}, ka[3];
+  ka[0] = 2e-7;
+  ka[1] = ka[0] + (kbs[0] - kbs[1]) * kb[1];
+  ka[2] = ka[1] + (kbs[1] - kbs[2]) * kb[2];
+  segmented_case("kinks, exact", 3, kb, ka, kbs, 0, 1, 1e-9);
+  /* The bar: breakpoints and slopes within 2% with noise (+-1% on each median). */
+  segmented_case("kinks, +-1% noise", 3, kb, ka, kbs, 0.01, 1, 0.02);
+  /* With +-3% the kink at 3 MB (only 6 sizes above it) is located within 10%. */
+  segmented_case("kinks, +-3% noise", 3, kb, ka, kbs, 0.03, 1, 0.10);
+  /* Jumps (protocol switches): eager to 4000 B, rendezvous above, out of cache from 6 MB. */
+  double jb[3] = {0, 4000, 6e6}, ja[3] = {3e-7, 1.5e-6, 2e-4}, jbs[3] = {1e-10, 1.3e-10, 5e-10};
+  segmented_case("jumps, +-1% noise", 3, jb, ja, jbs, 0.01, 0, 0.02);
+  /* One straight line with noise must stay one segment. */
+  double lb[1] = {0}, la[1] = {2e-7}, lbs[1] = {1.2e-10};
+  segmented_case("one line, +-3% noise", 1, lb, la, lbs, 0.03, 1, 0.02);
+  /* Bad input. */
+  double x[3] = {1, 1, 2}, y[3] = {1, 1, 1};
+  cs_segfit f;
+  char err[256];
+  check(
+      cs_fit_segmented(x, y, 3, 4, 2, 0.25, &f, err, sizeof err) == -1 && strstr(err, "increasing"),
+      "segmented: repeated sizes refused");
+}
+
 int main(void) {
   test_median();
   test_linear();
   test_maxrate();
   test_flows();
+  test_segmented();
   printf("%d checks, %d failed\n", checks, fails);
   return fails ? 1 : 0;
 }

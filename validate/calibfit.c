@@ -276,3 +276,126 @@ out:
   free(rr);
   return rc;
 }
+
+/* ---- segmented fits -------------------------------------------------------------- */
+
+/* chi2 (sum of squared relative residuals) of one line through points i..j. */
+static double seg_chi2(const double *x, const double *y, int i, int j, cs_linfit *lf) {
+  cs_linfit f;
+  if (cs_fit_linear_rel(x + i, y + i, j - i + 1, &f, NULL, 0)) return INFINITY;
+  if (lf) *lf = f;
+  return f.rms_rel * f.rms_rel * f.n;
+}
+
+double cs_segfit_eval(const cs_segfit *fit, double x) {
+  int i = 0;
+  while (i + 1 < fit->nseg && x > fit->from[i + 1]) i++;
+  return fit->seg[i].a + fit->seg[i].b * x;
+}
+
+int cs_fit_segmented(const double *x, const double *y, int n, int maxseg, int minpts,
+                     double min_gain, cs_segfit *fit, char *err, size_t errlen) {
+  memset(fit, 0, sizeof *fit);
+  if (minpts < 2) minpts = 2;
+  if (maxseg < 1) maxseg = 1;
+  if (maxseg > CS_SEG_MAX) maxseg = CS_SEG_MAX;
+  if (n < 2) {
+    set_err(err, errlen, "a line needs at least 2 sizes (got %d)", n);
+    return -1;
+  }
+  for (int i = 1; i < n; i++)
+    if (!(x[i] > x[i - 1])) {
+      set_err(err, errlen, "sizes must be distinct and increasing (size %g after %g)", x[i],
+              x[i - 1]);
+      return -1;
+    }
+  if (n / minpts < maxseg) maxseg = n / minpts > 0 ? n / minpts : 1;
+  /* c[i*n+j]: chi2 of one line over i..j (j - i + 1 >= minpts). */
+  double *c = malloc(sizeof(double) * (size_t)n * (size_t)n);
+  double *D = malloc(sizeof(double) * (size_t)(maxseg + 1) * (size_t)(n + 1));
+  int *arg = malloc(sizeof(int) * (size_t)(maxseg + 1) * (size_t)(n + 1));
+  if (!c || !D || !arg) {
+    free(c);
+    free(D);
+    free(arg);
+    set_err(err, errlen, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      c[(size_t)i * n + j] = j - i + 1 >= minpts ? seg_chi2(x, y, i, j, NULL) : INFINITY;
+      /* D[k][j]: best chi2 of the first j points in k segments; arg: start of the last. */
+#define DK(k, j) D[(size_t)(k) * (n + 1) + (j)]
+#define AK(k, j) arg[(size_t)(k) * (n + 1) + (j)]
+  for (int k = 0; k <= maxseg; k++)
+    for (int j = 0; j <= n; j++) DK(k, j) = INFINITY, AK(k, j) = -1;
+  DK(0, 0) = 0;
+  for (int k = 1; k <= maxseg; k++)
+    for (int j = 1; j <= n; j++)
+      for (int s = 0; s < j; s++) {
+        if (!isfinite(DK(k - 1, s))) continue;
+        double v = DK(k - 1, s) + c[(size_t)s * n + (j - 1)];
+        if (v < DK(k, j)) DK(k, j) = v, AK(k, j) = s;
+      }
+      /* exact fits: a floor keeps the logarithm finite (relative 1e-15 per point) */
+#define BIC(k) (n * log(DK(k, n) / n + 1e-30) + (3.0 * (k)-1) * log((double)n))
+  int best = 1;
+  double bic_best = BIC(1), chi_best = DK(1, n);
+  for (int k = 2; k <= maxseg; k++) {
+    double chi = DK(k, n);
+    if (!isfinite(chi) || !(BIC(k) < bic_best) || !(chi < chi_best * (1 - min_gain))) continue;
+    best = k;
+    bic_best = BIC(k);
+    chi_best = chi;
+  }
+#undef BIC
+  fit->chi2_1seg = DK(1, n);
+  int rc = 0;
+  if (!isfinite(DK(best, n))) {
+    set_err(err, errlen, "no segmented fit: the sizes do not allow one (n = %d)", n);
+    rc = -1;
+    goto out;
+  }
+  /* Walk back the splits. */
+  int j = n;
+  for (int k = best; k >= 1; k--) {
+    int s = AK(k, j);
+    fit->first[k - 1] = s;
+    fit->last[k - 1] = j - 1;
+    j = s;
+  }
+  fit->nseg = best;
+  fit->n = n;
+  for (int k = 0; k < best; k++) seg_chi2(x, y, fit->first[k], fit->last[k], &fit->seg[k]);
+  fit->from[0] = 0;
+  for (int k = 1; k < best; k++) {
+    const cs_linfit *p = &fit->seg[k - 1], *q = &fit->seg[k];
+    int jl = fit->last[k - 1], jh = fit->first[k];
+    double lo = x[jl], hi = x[jh];
+    /* Near a kink the sizes next to it may fall on either side within the noise:
+     * a crossing within one size of the gap is taken too. */
+    double span_lo = jl > fit->first[k - 1] ? x[jl - 1] : lo;
+    double span_hi = jh < fit->last[k] ? x[jh + 1] : hi;
+    double xc = p->b != q->b ? (q->a - p->a) / (p->b - q->b) : NAN;
+    if (isfinite(xc) && xc >= span_lo && xc <= span_hi) {
+      fit->from[k] = xc;
+      fit->crossing[k] = 1;
+    } else {
+      fit->from[k] = lo;
+    }
+  }
+  double ss = 0;
+  for (int i = 0; i < n; i++) {
+    double r = (y[i] - cs_segfit_eval(fit, x[i])) / y[i];
+    ss += r * r;
+    if (fabs(r) > fit->max_rel) fit->max_rel = fabs(r), fit->x_max_rel = x[i];
+  }
+  fit->rms_rel = sqrt(ss / n);
+out:
+#undef DK
+#undef AK
+  free(c);
+  free(D);
+  free(arg);
+  return rc;
+}

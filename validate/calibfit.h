@@ -86,6 +86,45 @@ int cs_fit_flows(const double *k, const double *bytes, const double *t, int n, d
                  double *rates, double *rate_rms, int *nk, cs_maxrate_fit *fit, char *err,
                  size_t errlen);
 
+/*
+ * Segmented (piecewise) fit: the sizes x (sorted increasing, distinct: per-size
+ * medians) are split into consecutive segments, each with its own line
+ * y = a + b x fitted by relative least squares (cs_fit_linear_rel), the
+ * breakpoints found from the data: for every number of segments K = 1 ..
+ * maxseg, dynamic programming over all splits (each segment >= minpts sizes)
+ * gives the K-segment split with the smallest sum of squared relative residuals
+ * (chi2_K); K is chosen by the Bayesian information criterion
+ * BIC_K = n ln(chi2_K / n) + (3K - 1) ln n (two line parameters per segment and
+ * one breakpoint between two), and a further segment is only taken when it
+ * also lowers chi2 by at least min_gain (a fraction, e.g. 0.25): with per-size
+ * medians of thousands of samples, noise alone never pays that much.
+ *
+ * Breakpoint between segments i and i+1 (sizes x[j] last of i, x[j+1] first of
+ * i+1): where the two lines cross, if they cross within [x[j-1], x[j+2]] (a kink:
+ * the breakpoint is then located between the samples, and the sizes next to it
+ * may have fallen on either side within the noise); otherwise x[j] (a jump,
+ * e.g. a protocol switch: it lies somewhere in the gap, and the lower segment's
+ * line is used up to x[j]). Segment i+1 applies to sizes > from[i+1].
+ */
+#define CS_SEG_MAX 8
+typedef struct cs_segfit {
+  int nseg;
+  double from[CS_SEG_MAX];  /* from[0] = 0; segment i applies for x > from[i] */
+  int first[CS_SEG_MAX];    /* index of the first and ... */
+  int last[CS_SEG_MAX];     /* ... last size of each segment */
+  int crossing[CS_SEG_MAX]; /* 1: from[i] is where the lines cross; 0: a jump */
+  cs_linfit seg[CS_SEG_MAX];
+  double rms_rel, max_rel, x_max_rel; /* over all sizes */
+  double chi2_1seg;                   /* chi2 of the single line, for comparison */
+  int n;
+} cs_segfit;
+
+int cs_fit_segmented(const double *x, const double *y, int n, int maxseg, int minpts,
+                     double min_gain, cs_segfit *fit, char *err, size_t errlen);
+
+/* The fitted value at size x (the segment of x, as SimGrid looks it up). */
+double cs_segfit_eval(const cs_segfit *fit, double x);
+
 #ifdef __cplusplus
 }
 #endif
