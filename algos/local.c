@@ -15,7 +15,10 @@
 #include "kernel.h"
 
 #ifdef SMPI_H
+#include <simgrid/host.h>
 #include <smpi/smpi.h>
+
+#include "pwcost.h"
 #endif
 
 int cs_skip_compute = 0;
@@ -33,9 +36,29 @@ int cs_count_ok(long count, const char *what) {
   return 0;
 }
 
+#ifdef SMPI_H
+/* ---- calibrated local work (issue 10) ----------------------------------------
+ * A platform written by `collsim calibrate` gives its hosts the property
+ * CS_LOCAL_PROP: the local work of b bytes costs cs_pw_eval(segments, b) seconds,
+ * charged as that many seconds' worth of flops at the host's speed. Without it
+ * (every other platform) b bytes are b flops: gamma = 1 / speed per byte. The
+ * models price the same segments (models/eval.c). Read once: every host of a
+ * collsim platform carries the same value. */
+static double local_flops(double bytes) {
+  static int read;
+  static cs_pw pw;
+  if (!read) {
+    const char *v = sg_host_get_property_value(sg_host_self(), CS_LOCAL_PROP);
+    if (v == NULL || cs_pw_parse(v, &pw) != 0) pw.n = 0;
+    read = 1;
+  }
+  return pw.n > 0 ? cs_pw_eval(&pw, bytes) * sg_host_get_speed(sg_host_self()) : bytes;
+}
+#endif
+
 static void charge(double bytes) {
 #ifdef SMPI_H
-  if (bytes > 0) smpi_execute_flops(bytes);
+  if (bytes > 0) smpi_execute_flops(local_flops(bytes));
 #elif defined(CS_MPIREC_H)
   csrec_charge(bytes);
 #else

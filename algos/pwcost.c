@@ -14,7 +14,8 @@ int cs_pw_segment(const cs_pw *pw, double x) {
 double cs_pw_eval(const cs_pw *pw, double x) {
   if (pw->n <= 0) return 0;
   int i = cs_pw_segment(pw, x);
-  return pw->a[i] + pw->b[i] * x;
+  double t = pw->a[i] + pw->b[i] * x;
+  return t > 0 ? t : 0;
 }
 
 int cs_pw_format(const cs_pw *pw, char *buf, size_t len) {

@@ -20,6 +20,10 @@
 
 #define CS_PW_MAX 8
 
+/* The host property of a calibrated platform that holds the local-work segments
+ * (text form below); algos/local.c charges from it in simulation. */
+#define CS_LOCAL_PROP "collsim-local"
+
 typedef struct cs_pw {
   int n; /* segments; 0: none (the caller's linear cost applies) */
   double from[CS_PW_MAX], a[CS_PW_MAX], b[CS_PW_MAX];
@@ -27,7 +31,8 @@ typedef struct cs_pw {
 
 /* The segment of size x (0 if n <= 1). */
 int cs_pw_segment(const cs_pw *pw, double x);
-/* a + b x of x's segment; 0 if n = 0. */
+/* a + b x of x's segment, never below 0 (a fitted intercept may be negative);
+ * 0 if n = 0. */
 double cs_pw_eval(const cs_pw *pw, double x);
 /* Writes the text form; returns what snprintf returns. */
 int cs_pw_format(const cs_pw *pw, char *buf, size_t len);

@@ -196,7 +196,7 @@ int cs_bench_run(cs_bench_req *q) {
       return 1;
     }
     fputs(header, f);
-    if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags());
+    if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags_for(q->xml));
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }

@@ -261,7 +261,7 @@ int cmd_calibrate(int argc, char **argv) {
   }
   printf("files:\n  platform  %s\n  hostfile  %s\n  samples   %s\n", out, hf_out, samp);
   printf("use: smpirun -np %d -platform %s -hostfile %s -no-privatize %s PROGRAM\n", C.pl.np, out,
-         hf_out, cs_platform_smpirun_flags());
+         hf_out, cs_platform_smpirun_flags_for(out));
 done:
   cs_calib_samples_free(&S);
   cs_rm_tree(tmp);

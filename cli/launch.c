@@ -141,7 +141,7 @@ void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int 
   argv_add(a, "--log=root.thres:warning");
   if (timing) {
     char flags[1024];
-    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags());
+    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags_for(xml));
     for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
       argv_add(a, "%s", t);
   } else {

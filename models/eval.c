@@ -67,7 +67,8 @@ static int lane_of(const cs_model *mo, int r) {
 static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
   const cs_model *mo = e->mo;
   double bytes = b + mo->envelope;
-  if (mo->kind == CS_MODEL_ABG) return mo->alpha + mo->beta * bytes;
+  if (mo->kind == CS_MODEL_ABG)
+    return mo->net.n > 0 ? cs_pw_eval(&mo->net, b) : mo->alpha + mo->beta * bytes;
   int ni = node_of(mo, i), nj = node_of(mo, j), li = lane_of(mo, i), lj = lane_of(mo, j);
   if (ni == nj) {
     double bl = mo->beta_l;
@@ -111,7 +112,8 @@ static void advance(engine *e, int r) {
     const cs_mop *o = &g->ops[r][e->pc[r]];
     if (!e->posted[r]) {
       if (!is_comm(o)) {
-        e->t[r] += e->mo->gamma * o->local;
+        e->t[r] +=
+            e->mo->local.n > 0 ? cs_pw_eval(&e->mo->local, o->local) : e->mo->gamma * o->local;
         e->pc[r]++;
         continue;
       }

@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 
+#include "pwcost.h"
 #include "registry.h"
 
 typedef enum { CS_MODEL_ABG, CS_MODEL_MAXRATE, CS_MODEL_LANES } cs_model_kind;
@@ -57,6 +58,10 @@ typedef struct {
   double Rb, RN;          /* bytes/s: per process, per NIC */
   double Rx;              /* bytes/s between lanes of a node (0: no limit) */
   int ppn, lanes;
+  /* Calibrated segments (algos/pwcost.h; n = 0: none): ABG messages of m bytes
+   * cost cs_pw_eval(net, m) instead of alpha + beta (m + envelope); local work of
+   * b bytes costs cs_pw_eval(local, b) instead of gamma b (every kind). */
+  cs_pw net, local;
 } cs_model;
 
 /* An ABG model with the given parameters and SMPI's 16-byte envelope. */

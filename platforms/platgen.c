@@ -21,6 +21,7 @@
  */
 #include "platgen.h"
 #include "topo.h"
+#include "sizes.h"
 
 #include <errno.h>
 #include <math.h>
@@ -315,6 +316,17 @@ const char *cs_platform_kind_name(cs_platform_kind kind) {
 int cs_platform_kind_is_named(cs_platform_kind kind) { return find_machine(kind) != NULL; }
 
 const char *cs_platform_smpirun_flags(void) { return smpirun_flags; }
+
+const char *cs_platform_smpirun_flags_for(const char *xml) {
+  static char buf[512];
+  cs_platform pl;
+  if (xml == NULL || cs_platform_read(xml, &pl, NULL, 0) != 0 || pl.net.n == 0)
+    return smpirun_flags;
+  const char *cm02 = "--cfg=network/model:CM02", *at = strstr(smpirun_flags, cm02);
+  snprintf(buf, sizeof buf, "%.*s--cfg=network/model:SMPI%s", (int)(at - smpirun_flags),
+           smpirun_flags, at + strlen(cm02));
+  return buf;
+}
 
 static void init_from_machine(cs_platform *pl, const cs_machine *m) {
   memset(pl, 0, sizeof *pl);
@@ -611,6 +623,20 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len) {
   }
 }
 
+/* The calibrated segments on the collsim-model line (only when there are any, so
+ * that the line of an uncalibrated platform is unchanged). */
+static void write_segments(FILE *f, const cs_platform *pl) {
+  char buf[CS_PW_MAX * 80];
+  if (pl->net.n > 0) {
+    cs_pw_format(&pl->net, buf, sizeof buf);
+    fprintf(f, " net=%s", buf);
+  }
+  if (pl->local.n > 0) {
+    cs_pw_format(&pl->local, buf, sizeof buf);
+    fprintf(f, " local=%s", buf);
+  }
+}
+
 /* The header comment: facts, sources, picture, cost model, placement and flags. */
 static void write_header(FILE *f, const cs_platform *pl) {
   const cs_machine *m = find_machine(pl->kind);
@@ -624,9 +650,11 @@ static void write_header(FILE *f, const cs_platform *pl) {
   /* One machine-readable line for the models (cs_platform_read). */
   fprintf(f,
           "  collsim-model: kind=%s np=%d nodes=%d ppn=%d lanes=%d alpha=%.17g beta=%.17g "
-          "gamma=%.17g alpha_l=%.17g beta_l=%.17g Rb=%.17g RN=%.17g Rx=%.17g\n\n",
+          "gamma=%.17g alpha_l=%.17g beta_l=%.17g Rb=%.17g RN=%.17g Rx=%.17g",
           kind_names[pl->kind], pl->np, pl->nodes, pl->ppn, pl->lanes, pl->alpha, pl->beta,
           pl->gamma, pl->alpha_l, pl->beta_l, pl->Rb, pl->RN, pl->Rx);
+  write_segments(f, pl);
+  fputs("\n\n", f);
   if (m != NULL) {
     comment_text(f, "  ", m->facts);
     fputc('\n', f);
@@ -757,10 +785,33 @@ static void write_header(FILE *f, const cs_platform *pl) {
   fputs("-->\n", f);
 }
 
-static void write_config(FILE *f) {
+/* SimGrid's piecewise factors for the network segments: an m-byte message is
+ * looked up with its envelope (m + 16 bytes), a threshold's factor applies to
+ * sizes strictly above it, and segment i's message costs
+ * lat_i alpha + (m + 16) beta / bw_i = a_i + b_i m (pwcost.h) with
+ * lat_i = (a_i - 16 b_i) / alpha and bw_i = beta / b_i. */
+static void net_factors(const cs_platform *pl, int bw, char *buf, size_t len) {
+  size_t n = 0;
+  for (int i = 0; i < pl->net.n; i++) {
+    double a = pl->net.a[i], b = pl->net.b[i];
+    double v = bw ? pl->beta / b : (a - CS_SMPI_ENVELOPE * b) / pl->alpha;
+    n += (size_t)snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, "%s%.0f:%.17g",
+                          i ? ";" : "", i ? pl->net.from[i] + CS_SMPI_ENVELOPE : 0.0, v);
+  }
+}
+
+static void write_config(FILE *f, const cs_platform *pl) {
+  char seg[CS_PW_MAX * 48];
   fputs("  <config>\n", f);
-  for (size_t i = 0; i < sizeof config_props / sizeof config_props[0]; i++)
-    fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", config_props[i][0], config_props[i][1]);
+  for (size_t i = 0; i < sizeof config_props / sizeof config_props[0]; i++) {
+    const char *v = config_props[i][1];
+    int bw = strcmp(config_props[i][0], "smpi/bw-factor") == 0;
+    if (pl->net.n > 0 && (bw || strcmp(config_props[i][0], "smpi/lat-factor") == 0)) {
+      net_factors(pl, bw, seg, sizeof seg);
+      v = seg;
+    }
+    fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", config_props[i][0], v);
+  }
   fputs("  </config>\n", f);
 }
 
@@ -773,9 +824,17 @@ static void write_flat(FILE *f, const cs_platform *pl) {
   speed_attr(speed, sizeof speed, pl);
   fprintf(f,
           "  <cluster id=\"abg\" prefix=\"node\" suffix=\"\" radical=\"0-%d\" speed=\"%s\"\n"
-          "           bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+          "           bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"",
           pl->np - 1, speed, num(bw, sizeof bw, 1.0 / pl->beta, "Bps"),
           num(lat, sizeof lat, pl->alpha / 2, "s"));
+  if (pl->local.n > 0) {
+    /* SimGrid gives a cluster's properties to each of its hosts. */
+    char seg[CS_PW_MAX * 80];
+    cs_pw_format(&pl->local, seg, sizeof seg);
+    fprintf(f, ">\n    <prop id=\"%s\" value=\"%s\"/>\n  </cluster>\n", CS_LOCAL_PROP, seg);
+  } else {
+    fputs("/>\n", f);
+  }
 }
 
 /* The zone holding the ranks of lane l of node n (hier topology). */
@@ -890,7 +949,7 @@ int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl) {
   write_header(xml, pl);
   fputs("<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n", xml);
   fputs("<platform version=\"4.1\">\n", xml);
-  write_config(xml);
+  write_config(xml, pl);
   switch (pl->topology) {
   case CS_TOPO_FLAT: write_flat(xml, pl); break;
   case CS_TOPO_HIER: write_hier(xml, pl); break;
@@ -1142,7 +1201,7 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
     snprintf(err, errlen, "cannot open platform file %s", path);
     return -1;
   }
-  char line[1024], kind[64];
+  char line[4096], kind[64];
   int found = 0;
   for (int n = 0; n < 400 && fgets(line, sizeof line, f) != NULL; n++) {
     const char *m = strstr(line, "collsim-model:");
@@ -1154,6 +1213,13 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
                kind, &pl->np, &pl->nodes, &pl->ppn, &pl->lanes, &pl->alpha, &pl->beta, &pl->gamma,
                &pl->alpha_l, &pl->beta_l, &pl->Rb, &pl->RN, &pl->Rx) == 13) {
       found = 1;
+      const char *net = strstr(m, " net="), *loc = strstr(m, " local=");
+      if ((net != NULL && cs_pw_parse(net + 5, &pl->net) != 0) ||
+          (loc != NULL && cs_pw_parse(loc + 7, &pl->local) != 0)) {
+        snprintf(err, errlen, "%s: malformed segments on its collsim-model line", path);
+        fclose(f);
+        return -1;
+      }
       for (int k = 0; k < CS_PLAT_NKINDS; k++)
         if (strcmp(kind_names[k], kind) == 0) pl->kind = (cs_platform_kind)k;
       /* The kind decides the network description, as in cs_platform_check. */

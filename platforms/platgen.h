@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pwcost.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,6 +94,13 @@ typedef struct cs_platform {
   char topo_parameters[64]; /* SimGrid topo_parameters of the cluster */
   double link_bw;           /* bandwidth of every network link, bytes/s */
   double link_lat;          /* latency of every network link, s */
+  /* Calibrated segments (`collsim calibrate`, abg only; n = 0: none). net: an m-byte
+   * message costs cs_pw_eval(net, m) (the 16-byte envelope included), written as
+   * SimGrid's smpi/lat-factor and smpi/bw-factor relative to alpha and beta (which
+   * needs SMPI's network model: cs_platform_smpirun_flags_for). local: b bytes of
+   * local work cost cs_pw_eval(local, b), written as the hosts' collsim-local
+   * property that algos/local.c charges from. Both go into the collsim-model line. */
+  cs_pw net, local;
 } cs_platform;
 
 /* The valid kind names, in cs_platform_kind order, as a NULL-terminated array. */
@@ -154,6 +163,11 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
  * exact, deterministic alpha-beta costs (one line, options separated by spaces).
  */
 const char *cs_platform_smpirun_flags(void);
+/* The flags for one platform file: those above, except that a file whose
+ * collsim-model line carries network segments gets SMPI's network model (the
+ * only one that applies smpi/lat-factor and smpi/bw-factor; its other terms are
+ * switched off by the file's config). A file that cannot be read gets the above. */
+const char *cs_platform_smpirun_flags_for(const char *xml);
 
 /*
  * The CLI subcommand "collsim platform KIND [options]"; argv[0] is "platform".

@@ -10,6 +10,8 @@ int cs_platform_model(const cs_platform *pl, cs_model *mo, char *note, size_t no
   if (note && notelen) note[0] = '\0';
   if (pl->kind == CS_PLAT_ABG) {
     *mo = cs_model_abg(pl->alpha, pl->beta, pl->gamma);
+    mo->net = pl->net;
+    mo->local = pl->local;
     return 1;
   }
   memset(mo, 0, sizeof *mo);

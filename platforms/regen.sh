@@ -11,7 +11,7 @@ if [ -n "${COLLSIM:-}" ]; then
 else
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/platgen.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
-  ${CC:-cc} -std=c11 -O2 -o "$tmp/platgen" -I"$here/../algos" "$here/platgen.c" "$here/../algos/topo.c" \
+  ${CC:-cc} -std=c11 -O2 -o "$tmp/platgen" -I"$here/../algos" "$here/platgen.c" "$here/../algos/topo.c" "$here/../algos/pwcost.c" \
     "$here/tests/platgen_cli.c" -lm
   gen() { "$tmp/platgen" "$@"; }
 fi

@@ -110,6 +110,11 @@ add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
+# ... and on a platform with calibrated segments (network and local work, issue 10).
+add_executable(platseg_write ${T}/platseg_write.c)
+target_link_libraries(platseg_write collsim)
+add_test(NAME model_vs_sim_seg COMMAND bash ${T}/model_vs_sim_seg.sh ${CLI} $<TARGET_FILE:platseg_write>)
+set_tests_properties(model_vs_sim_seg PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
 # Two runs of the same simulation print identical CSV.
 add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})
