@@ -24,7 +24,9 @@ static void cal_usage(FILE *f) {
       "Measures the machine it runs on (ping-pong over 0 B .. 16 MiB, intra- and inter-node;\n"
       "concurrent flows; MPI_Reduce_local and memcpy), fits alpha, beta, alpha_l, beta_l, Rb,\n"
       "RN, gamma, and writes a SimGrid platform (abg on one node, maxrate on several) with its\n"
-      "hostfile, then re-measures that platform under smpirun as a check.\n"
+      "hostfile, then re-measures that platform under smpirun as a check. The abg platform\n"
+      "(one node, or one rank per node) carries segmented fits (breakpoints found from the\n"
+      "data) of the ping-pong (smpi/lat-factor, smpi/bw-factor) and of the local reduction.\n"
       "  --np N           processes (default 2)\n"
       "  --hostfile F     hostfile for mpirun (several nodes: inter-node pairs and flows)\n"
       "  --backend B      mpi (mpirun with Open MPI, default) or smpi (measure a simulated\n"
@@ -38,6 +40,8 @@ static void cal_usage(FILE *f) {
       "                   local work 20; --quick 10/5/5), after 5 (--quick 2) warm-ups\n"
       "  --max-bytes B    largest message and local-work size (default 16 MiB, --quick 1 MiB)\n"
       "  --no-verify      skip the smpirun re-measurement of the written platform\n"
+      "  --linear         one alpha-beta line and one gamma (no segments: the platform runs\n"
+      "                   under CM02 like `collsim platform abg`)\n"
       "Exit status: 0 done, 1 a measurement, fit, write or the verification failed, 2 bad usage.\n");
 }
 
@@ -99,10 +103,13 @@ static int mkdir_parent(const char *file) {
  * compares the fitted figures with the platform's parameters. Returns the
  * largest relative difference, or -1 if the run failed. */
 static double verify(const char *xml, const char *hostfile, const cs_platform *pl,
-                     const char *tmpdir) {
+                     int quick, long max_bytes, const char *tmpdir) {
   char spath[4300];
   snprintf(spath, sizeof spath, "%s/verify-samples.csv", tmpdir);
-  run_spec rs = {1, pl->np, 1, 0, 0, hostfile, xml, spath};
+  /* Segments are checked at every size the calibration measured (one repetition:
+   * the simulated clock is exact); one line at the --quick sizes. */
+  int full = (pl->net.n > 0 || pl->local.n > 0) && !quick;
+  run_spec rs = {1, pl->np, !full, full, full ? max_bytes : 0, hostfile, xml, spath};
   if (run_driver(&rs, tmpdir, "verify")) return -1;
   return cs_calib_verify(stdout, spath, xml, pl);
 }
@@ -112,7 +119,7 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
 int cmd_calibrate(int argc, char **argv) {
   const char *np_s = "2", *hostfile = NULL, *backend = "mpi", *platform = NULL,
              *out = "results/calibrate/platform.xml", *samples_path = NULL;
-  int quick = 0, reps = 0, do_verify = 1;
+  int quick = 0, reps = 0, do_verify = 1, linear = 0;
   long max_bytes = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -133,6 +140,7 @@ int cmd_calibrate(int argc, char **argv) {
 #undef OPT
             if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;
+    else if (!strcmp(a, "--linear")) linear = 1;
     else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
       long v = val ? strtol(val, &end, 10) : 0;
@@ -157,7 +165,7 @@ int cmd_calibrate(int argc, char **argv) {
       fprintf(
           stderr,
           "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "
-          "--out, --samples, --quick, --reps, --max-bytes, --no-verify, --help)\n",
+          "--out, --samples, --quick, --reps, --max-bytes, --no-verify, --linear, --help)\n",
           a);
       return 2;
     }
@@ -232,7 +240,7 @@ int cmd_calibrate(int argc, char **argv) {
   cs_calib_analyze(&S, &A);
   cs_calib_print_analysis(stdout, &S, &A);
   cs_calib_platform C;
-  if (cs_calib_choose_platform(&S, &A, &C)) goto done;
+  if (cs_calib_choose_platform(&S, &A, linear, &C)) goto done;
   if (cs_calib_write_platform(out, hf_out, &S, &A, &C, samp, secs)) goto done;
   printf("platform: %s", C.note);
   if (C.pl.kind == CS_PLAT_ABG)
@@ -246,7 +254,7 @@ int cmd_calibrate(int argc, char **argv) {
         C.pl.beta, C.pl.alpha_l, C.pl.beta_l, C.pl.gamma);
   rc = 0;
   if (do_verify) {
-    double worst = verify(out, hf_out, &C.pl, tmp);
+    double worst = verify(out, hf_out, &C.pl, quick, max_bytes, tmp);
     if (worst < 0) {
       printf("verify: FAILED (smpirun could not run the written platform)\n");
       rc = 1;

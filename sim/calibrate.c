@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../algos/kernel.h"
 #include "../algos/topo.h"
 #include "../store/results.h"
 #include "driver.h"
@@ -254,11 +255,12 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
   }
 }
 
-#ifdef SMPI_H
-static void charge(long bytes) { smpi_execute_flops((double)bytes); }
-#else
-static void charge(long bytes) { (void)bytes; }
-#endif
+/* Under SMPI the kernels' own charge (algos/local.c): m flops at the host's speed,
+ * or a calibrated platform's local-work segments; nothing on a real library. */
+static void charge(long bytes) {
+  double pending = (double)bytes;
+  cs_charge_pending(&pending);
+}
 
 /* MPI_Reduce_local (doubles, sum) and memcpy on rank 0. A sample is the mean
  * time of one call over a batch of calls that moves at least 1 MiB (one call

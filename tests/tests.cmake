@@ -115,6 +115,10 @@ add_executable(platseg_write ${T}/platseg_write.c)
 target_link_libraries(platseg_write collsim)
 add_test(NAME model_vs_sim_seg COMMAND bash ${T}/model_vs_sim_seg.sh ${CLI} $<TARGET_FILE:platseg_write>)
 set_tests_properties(model_vs_sim_seg PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+# calibrate on a simulated machine with known segments recovers them exactly and
+# the platform it writes verifies under smpirun (tests/calibrate_seg.sh).
+add_test(NAME calibrate_seg COMMAND bash ${T}/calibrate_seg.sh ${CLI} $<TARGET_FILE:platseg_write>)
+set_tests_properties(calibrate_seg PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
 # Two runs of the same simulation print identical CSV.
 add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})

@@ -337,18 +337,21 @@ int cs_fit_segmented(const double *x, const double *y, int n, int maxseg, int mi
         double v = DK(k - 1, s) + c[(size_t)s * n + (j - 1)];
         if (v < DK(k, j)) DK(k, j) = v, AK(k, j) = s;
       }
-      /* exact fits: a floor keeps the logarithm finite (relative 1e-15 per point) */
-#define BIC(k) (n * log(DK(k, n) / n + 1e-30) + (3.0 * (k)-1) * log((double)n))
+      /* An RMS relative residual of 1e-6 counts as exact: below it, splitting the
+       * rounding noise of exact data would still "gain". */
+#define FLOOR  1e-12
+#define BIC(k) (n * log(DK(k, n) / n + FLOOR) + (3.0 * (k)-1) * log((double)n))
   int best = 1;
-  double bic_best = BIC(1), chi_best = DK(1, n);
+  double bic_best = BIC(1), chi_best = DK(1, n) + n * FLOOR;
   for (int k = 2; k <= maxseg; k++) {
-    double chi = DK(k, n);
+    double chi = DK(k, n) + n * FLOOR;
     if (!isfinite(chi) || !(BIC(k) < bic_best) || !(chi < chi_best * (1 - min_gain))) continue;
     best = k;
     bic_best = BIC(k);
     chi_best = chi;
   }
 #undef BIC
+#undef FLOOR
   fit->chi2_1seg = DK(1, n);
   int rc = 0;
   if (!isfinite(DK(best, n))) {
@@ -377,7 +380,14 @@ int cs_fit_segmented(const double *x, const double *y, int n, int maxseg, int mi
     double span_lo = jl > fit->first[k - 1] ? x[jl - 1] : lo;
     double span_hi = jh < fit->last[k] ? x[jh + 1] : hi;
     double xc = p->b != q->b ? (q->a - p->a) / (p->b - q->b) : NAN;
-    if (isfinite(xc) && xc >= span_lo && xc <= span_hi) {
+    /* Outside [lo, hi] the crossing moves a sampled size to the other line: taken
+     * only if that line fits it within 3x the segments' own residual (a kink);
+     * a jump next to the crossing fails this. */
+    int fits = isfinite(xc) && xc >= span_lo && xc <= span_hi;
+    double tol = 3 * fmax(fmax(p->rms_rel, q->rms_rel), 1e-6);
+    if (fits && xc < lo) fits = fabs(y[jl] - (q->a + q->b * x[jl])) <= tol * y[jl];
+    if (fits && xc >= hi) fits = fabs(y[jh] - (p->a + p->b * x[jh])) <= tol * y[jh];
+    if (fits) {
       fit->from[k] = xc;
       fit->crossing[k] = 1;
     } else {

@@ -1,6 +1,7 @@
 /* The analysis of `collsim calibrate`: samples, fits, printing, the platform
  * written and its verification (calibration.h, docs/calibrate.md). */
 #include "calibration.h"
+#include "pwcost.h"
 #include "sizes.h"
 
 #include <errno.h>
@@ -157,6 +158,9 @@ static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
   r->sizes = m;
   if (m > 0) r->xmin = ox[0], r->xmax = ox[m - 1];
   r->ok = cs_fit_linear_rel(ox, oy, m, &r->f, r->err, sizeof r->err) == 0;
+  r->seg_ok =
+      r->ok && cs_fit_segmented(ox, oy, m, CS_CALIB_SEG_MAX, CS_CALIB_SEG_MINPTS, CS_CALIB_SEG_GAIN,
+                                &r->seg, r->seg_err, sizeof r->seg_err) == 0;
 out:
   free(ok);
   free(ox);
@@ -219,6 +223,32 @@ static void print_line_pair(FILE *out, const char *an, const char *bn, const cs_
           r->dropped ? " (sizes with a zero median time dropped)" : "");
 }
 
+/* The segments of a line's segmented fit, one per output line. */
+static void print_segments(FILE *out, const char *name, const cs_calib_line *r) {
+  char b1[32];
+  if (!r->ok) return;
+  if (!r->seg_ok) {
+    fprintf(out, "    %s segmented: %s\n", name, r->seg_err);
+    return;
+  }
+  const cs_segfit *g = &r->seg;
+  double line = r->f.rms_rel;
+  fprintf(out,
+          "    %s: %d segment%s (breakpoints from the data: DP + BIC), residual %.1f%% (max %.0f%% "
+          "at %s) vs %.1f%% for one line\n",
+          name, g->nseg, g->nseg == 1 ? "" : "s", 100 * g->rms_rel, 100 * g->max_rel,
+          fmt_bytes(g->x_max_rel, b1, sizeof b1), 100 * line);
+  for (int i = 0; i < g->nseg; i++) {
+    const cs_linfit *f = &g->seg[i];
+    fprintf(out,
+            "      m %s %-9s %-7s: %10.4g s +-%4.1f%% + %10.4g s/B +-%4.1f%% (%6.3g GB/s), "
+            "residual %4.1f%%, %d sizes\n",
+            i ? ">" : ">=", i ? fmt_bytes(floor(g->from[i]), b1, sizeof b1) : "0 B",
+            i ? (g->crossing[i] ? "(kink)" : "(jump)") : "", f->a, rel_se(f->se_a, f->a), f->b,
+            rel_se(f->se_b, f->b), f->b > 0 ? 1e-9 / f->b : 0.0, 100 * f->rms_rel, f->n);
+  }
+}
+
 void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A) {
   char what[128], res[96];
   fprintf(out,
@@ -269,6 +299,8 @@ void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_cali
               "           %s %.3g GB/s; the abg platform has no contention and does not use it)\n",
               "RN", m->rn_reached ? "saturates at" : "was not saturated, >=", m->RN * 1e-9);
   }
+  print_segments(out, "alpha+beta m, inter-node", &A->inter);
+  print_segments(out, "alpha_l+beta_l m, intra-node", &A->intra);
   for (int g = 0; g < 2; g++) {
     const cs_calib_line *r = g ? &A->memcpy : &A->reduce;
     const char *name = g ? "gamma_mc" : "gamma";
@@ -283,6 +315,8 @@ void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_cali
         g ? "memcpy" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
         g ? "" : "  <- used as gamma");
   }
+  print_segments(out, "local reduction (MPI_Reduce_local)", &A->reduce);
+  print_segments(out, "memcpy (not charged separately: copies cost as reductions)", &A->memcpy);
 }
 
 /* Text safe inside an XML comment: no "--", no '<', '>' or '&' surprises. */
@@ -300,7 +334,25 @@ static double envelope_alpha(double a, double beta) {
   return x > 0 ? x : 0;
 }
 
-int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A,
+/* A segmented fit as the platform's cost (pwcost.h): thresholds at whole bytes
+ * (integer sizes above from are above floor(from)). Network: a message's
+ * intercept cannot be below its envelope's 16 b (SimGrid's latency factor would
+ * be negative) and its slope must be > 0 (a bandwidth factor); both are raised
+ * where the fit is below (counted in *adjusted). */
+static void seg_to_pw(const cs_segfit *g, int net, double min_b, cs_pw *pw, int *adjusted) {
+  memset(pw, 0, sizeof *pw);
+  pw->n = g->nseg;
+  for (int i = 0; i < g->nseg; i++) {
+    pw->from[i] = i ? floor(g->from[i]) : 0;
+    pw->a[i] = g->seg[i].a;
+    pw->b[i] = g->seg[i].b;
+    if (!net) continue;
+    if (!(pw->b[i] > 0)) pw->b[i] = min_b, ++*adjusted;
+    if (pw->a[i] < CS_SMPI_ENVELOPE * pw->b[i]) pw->a[i] = CS_SMPI_ENVELOPE * pw->b[i], ++*adjusted;
+  }
+}
+
+int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A, int linear,
                              cs_calib_platform *C) {
   char err[256];
   size_t nl = 0;
@@ -313,21 +365,57 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     return -1;
   }
   double gamma = A->reduce.f.b;
-  if (S->nodes == 1) {
-    if (!A->intra.ok || !(A->intra.f.b > 0)) {
-      fprintf(stderr, "collsim calibrate: no intra-node alpha/beta: %s\n",
-              A->intra.ok ? "non-positive slope" : A->intra.err);
+  int one_each = S->nodes > 1;
+  for (int d = 0; d < S->nodes; d++)
+    if (S->node_ranks[d] != 1) one_each = 0;
+  if (S->nodes == 1 || one_each) {
+    /* One node, or one rank per node (no intra-node pair, no concurrent flows:
+     * contention-free): abg from the one ping-pong there is. */
+    const cs_calib_line *L = S->nodes == 1 ? &A->intra : &A->inter;
+    const char *which = S->nodes == 1 ? "intra" : "inter";
+    if (!L->ok || !(L->f.b > 0)) {
+      fprintf(stderr, "collsim calibrate: no %s-node alpha/beta: %s\n", which,
+              L->ok ? "non-positive slope" : L->err);
       return -1;
     }
     if (cs_platform_init("abg", &C->pl, err, sizeof err)) goto bad;
     C->pl.np = S->np;
-    C->pl.beta = A->intra.f.b;
-    C->pl.alpha = envelope_alpha(A->intra.f.a, A->intra.f.b);
+    C->pl.beta = L->f.b;
+    C->pl.alpha = envelope_alpha(L->f.a, L->f.b);
     C->pl.gamma = gamma;
+    if (S->nodes == 1)
+      NOTE(
+          "abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n");
+    else
+      NOTE(
+          "abg (%d nodes, one rank each: no contention measured): alpha, beta = the inter-node\n"
+          "ping-pong fit,\n",
+          S->nodes);
     NOTE(
-        "abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n"
         "alpha reduced by 16 beta for SMPI's 16-byte envelope; no contention is modelled;\n"
         "gamma = MPI_Reduce_local fit.\n");
+    if (linear) {
+      NOTE("--linear: one line each, no segments.\n");
+    } else {
+      int adj = 0;
+      if (L->seg_ok && L->seg.nseg > 1) {
+        seg_to_pw(&L->seg, 1, 1e-3 * C->pl.beta, &C->pl.net, &adj);
+        NOTE(
+            "network: the %d segments of the %s-node ping-pong, as smpi/lat-factor and\n"
+            "smpi/bw-factor relative to alpha, beta (run under SMPI's network model)%s;\n",
+            C->pl.net.n, which,
+            adj ? "; a slope <= 0 or an intercept < 16 b raised to the least valid" : "");
+      } else {
+        NOTE("network: one segment fits the %s-node ping-pong (no factors);\n", which);
+      }
+      if (A->reduce.seg_ok) {
+        seg_to_pw(&A->reduce.seg, 0, 0, &C->pl.local, &adj);
+        NOTE(
+            "local work: the %d segment%s of the MPI_Reduce_local fit (intercept = call\n"
+            "overhead per charge), the hosts' collsim-local property.\n",
+            C->pl.local.n, C->pl.local.n == 1 ? "" : "s");
+      }
+    }
   } else {
     if (!A->inter.ok || !(A->inter.f.b > 0)) {
       fprintf(stderr, "collsim calibrate: no inter-node alpha/beta: %s\n",
@@ -429,6 +517,30 @@ static double rel_diff(double got, double want) {
   return want != 0 ? fabs(got - want) / fabs(want) : fabs(got);
 }
 
+/* The largest relative difference between the per-size medians of a series and
+ * the platform's segments (the simulated clock is exact, so each median is the
+ * time itself); counts the sizes compared into *checks. */
+static double per_size_worst(const cs_calib_series *s, const cs_pw *pw, int *checks) {
+  double worst = 0;
+  if (s->n == 0) return 0;
+  double *ok = malloc(sizeof(double) * (size_t)s->n), *ox = malloc(sizeof(double) * (size_t)s->n),
+         *oy = malloc(sizeof(double) * (size_t)s->n);
+  if (ok && ox && oy) {
+    int g = cs_medians_by_key(s->k, s->x, s->y, s->n, ok, ox, oy, NULL);
+    for (int i = 0; i < g; i++) {
+      double want = cs_pw_eval(pw, ox[i]);
+      if (!(want > 0)) continue;
+      double d = rel_diff(oy[i], want);
+      if (d > worst) worst = d;
+      ++*checks;
+    }
+  }
+  free(ok);
+  free(ox);
+  free(oy);
+  return worst;
+}
+
 double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
                        const cs_platform *pl) {
   cs_calib_samples V;
@@ -449,7 +561,12 @@ double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
   /* Every host of the written files is a node of its own (abg) or named node<N>-<j>
    * (maxrate), so rank 0's partner of the ping-pong is always on another node. */
   const cs_calib_line *pp = &B.inter;
-  if (pp->ok) {
+  if (pl->net.n > 0) {
+    double w = per_size_worst(&V.s[CS_CALIB_PP_INTER], &pl->net, &checks);
+    fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", "network",
+            pl->net.n, w);
+    if (w > worst) worst = w;
+  } else if (pp->ok) {
     CHECK("alpha", pp->f.a, pl->alpha + CS_SMPI_ENVELOPE * pl->beta);
     CHECK("beta", pp->f.b, pl->beta);
   }
@@ -461,7 +578,13 @@ double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
     CHECK("Rb", B.flows.Rb, pl->Rb);
     if (B.flows.rn_reached) CHECK("RN", B.flows.RN, pl->RN);
   }
-  if (B.reduce.ok) CHECK("gamma", B.reduce.f.b, pl->gamma);
+  if (pl->local.n > 0) {
+    double w = per_size_worst(&V.s[CS_CALIB_REDUCE], &pl->local, &checks);
+    fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", "local",
+            pl->local.n, w);
+    if (w > worst) worst = w;
+  } else if (B.reduce.ok)
+    CHECK("gamma", B.reduce.f.b, pl->gamma);
 #undef CHECK
   cs_calib_samples_free(&V);
   if (checks == 0) {

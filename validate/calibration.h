@@ -33,7 +33,17 @@ typedef struct {
   double xmin, xmax;
   int dropped; /* sizes whose median time was not > 0 */
   char err[256];
+  /* The segmented fit of the same medians (calibfit.h: breakpoints from the data). */
+  int seg_ok;
+  cs_segfit seg;
+  char seg_err[256];
 } cs_calib_line;
+
+/* Segmented fits: at most this many segments, each of at least CS_CALIB_SEG_MINPTS
+ * sizes, a further segment taken only if it lowers chi2 by CS_CALIB_SEG_GAIN. */
+#define CS_CALIB_SEG_MAX    6
+#define CS_CALIB_SEG_MINPTS 3
+#define CS_CALIB_SEG_GAIN   0.2
 
 typedef struct {
   cs_calib_line intra, inter, reduce, memcpy;
@@ -58,8 +68,10 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A);
 /* Prints every fitted figure with its residual. */
 void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A);
 
-/* abg on one node, maxrate on several; 0, or -1 with a message. */
-int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A,
+/* abg on one node, maxrate on several; 0, or -1 with a message. Unless linear,
+ * an abg platform carries the segmented fits: the intra-node ping-pong's as
+ * network segments (if it has more than one), the reduction's as local work. */
+int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A, int linear,
                              cs_calib_platform *C);
 /* Writes the platform (its XML opens with a comment on the fits) and its hostfile. */
 int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_calib_samples *S,
