@@ -1,32 +1,38 @@
 /* ./collsim validate: predict each case with the analytic model and with
  * SMPI on a (calibrated) platform, measure it with mpirun, and report the
  * relative error of each prediction (docs/csv.md "validate"). */
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
 #include "model.h"
+#include "platgen.h"
 #include "registry.h"
 #include "validation.h"
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: collsim validate --coll C --algos A,B --np P --bytes LIST\n"
+          "usage: collsim validate --coll C[,C2...] --algos A,B --np P --bytes LIST\n"
           "                        [--platform F] [--out DIR] [--hostfile H] [--reps R]\n"
           "Predicts every (algorithm, size) with collsim's model and with SMPI on platform F\n"
           "(default results/calibrate/platform.xml, written by `collsim calibrate`), measures\n"
           "it on this MPI library with mpirun (median of R repetitions after warm-up, 95%%\n"
           "confidence interval of the median), and writes DIR/validate.csv, DIR/validate.md\n"
           "(median and worst relative errors, overall and for m >= 64 KiB) and the plot of\n"
-          "predicted against measured times (default DIR results/validate).\n"
-          "On a 2-core machine use --np 2 for timing; on a cluster give --hostfile.\n");
+          "predicted against measured times (default DIR results/validate); one report per\n"
+          "collective, each stating the calibration used, the machine's load, every median's\n"
+          "interval and the cases whose interval is wider than the error (unstable).\n"
+          "On a 2-core machine use --np 2 for timing (more ranks than cores is warned\n"
+          "about); on a cluster give --hostfile.\n");
 }
 
-int cmd_validate(int argc, char **argv) {
+static int validate_one(int argc, char **argv) {
   cs_bench_req q;
   cs_bench_defaults(&q);
   char platform[4096];
@@ -76,6 +82,27 @@ int cmd_validate(int argc, char **argv) {
     return 2;
   }
   if (!exact) fprintf(stderr, "collsim validate: note: the model is a %s\n", approx);
+  cs_platform pl;
+  if (cs_platform_read(q.xml, &pl, err, sizeof err) == 0 && pl.np < q.np) {
+    char fix[4400];
+    if (!strcmp(platform, "results/calibrate/platform.xml"))
+      snprintf(fix, sizeof fix, "./collsim calibrate --np %d", q.np);
+    else
+      snprintf(fix, sizeof fix, "./collsim calibrate --np %d --out %s", q.np, q.xml);
+    fprintf(stderr,
+            "collsim validate: platform %s has %d ranks, --np %d asks for more; run `%s`%s "
+            "(or give --platform with >= %d ranks)\n",
+            q.xml, pl.np, q.np, fix, q.hostfile ? " --hostfile ..." : "", q.np);
+    return 2;
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int over = !q.hostfile && cores > 0 && q.np > cores;
+  if (over)
+    fprintf(stderr,
+            "collsim validate: WARNING: --np %d on %ld cores without a hostfile: ranks share "
+            "cores (oversubscribed), so the measured times are not the machine's; the report "
+            "says so. Use --np <= %ld.\n",
+            q.np, cores, cores);
   char cmd[8400];
   if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim validate: cannot create %s\n", dir);
@@ -95,7 +122,10 @@ int cmd_validate(int argc, char **argv) {
   m.out = meascsv;
   m.hostfile = q.hostfile;
   fprintf(stderr, "collsim validate: measuring with mpirun -np %d\n", q.np);
+  double load[2] = {-1, -1};
+  if (getloadavg(&load[0], 1) != 1) load[0] = -1;
   if ((rc = cs_bench_run(&m))) return rc;
+  if (getloadavg(&load[1], 1) != 1) load[0] = load[1] = -1;
 
   char csv[4200], md[4200];
   snprintf(csv, sizeof csv, "%s/validate-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
@@ -107,11 +137,8 @@ int cmd_validate(int argc, char **argv) {
   }
   cs_csv_validate_comment(f, q.xml, q.np);
   cs_csv_write_header(f, CS_CSV_VALIDATE);
-  cs_val_errors E;
-  if (cs_val_init(&E, q.nalgos * q.nbytes)) {
-    fclose(f);
-    return 1;
-  }
+  cs_val_set V;
+  cs_val_set_init(&V);
   for (int a = 0; a < q.nalgos; a++)
     for (int i = 0; i < q.nbytes; i++) {
       const char *algo = q.algos[a];
@@ -126,27 +153,92 @@ int cmd_validate(int argc, char **argv) {
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
       if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
         model = -1;
-      double em, es;
-      cs_val_add(&E, b, model, sim, meas, &em, &es);
+      const cs_val_case *vc = cs_val_add_case(&V, algo, b, model, sim, meas, lo, hi);
+      if (!vc) {
+        fprintf(stderr, "collsim validate: out of memory\n");
+        fclose(f);
+        cs_val_set_free(&V);
+        return 1;
+      }
       cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
-                          sim >= 0 ? sim : NAN, meas, lo, hi, em, es);
+                          sim >= 0 ? sim : NAN, meas, lo, hi, vc->err[0], vc->err[1]);
     }
   fclose(f);
-  FILE *r = fopen(md, "w");
-  if (r) {
-    cs_val_report(r, &E, cs_colls[q.coll].mpi_name, q.np, q.xml, csv);
-    fclose(r);
-    FILE *rr = fopen(md, "r");
-    char line[1024];
-    while (rr && fgets(line, sizeof line, rr)) fputs(line, stdout);
-    if (rr) fclose(rr);
-  }
-  cs_val_free(&E);
   snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv,
            dir);
-  if (system(cmd) != 0)
-    fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
-  else
+  int plotted = system(cmd) == 0;
+  if (!plotted) fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
+  /* The picture of this collective, named as collsim plot names it. */
+  char pat[4400], pic[4400] = "";
+  snprintf(pat, sizeof pat, "%s/validate-%s*.png", dir, cs_colls[q.coll].name);
+  glob_t g;
+  if (plotted && glob(pat, 0, NULL, &g) == 0) {
+    if (g.gl_pathc > 0) snprintf(pic, sizeof pic, "%s", strrchr(g.gl_pathv[0], '/') + 1);
+    globfree(&g);
+  }
+  char *calib = cs_val_platform_calibration(q.xml);
+  cs_val_info info = {cs_colls[q.coll].mpi_name,
+                      q.np,
+                      q.xml,
+                      calib,
+                      csv,
+                      pic[0] ? pic : NULL,
+                      load[0],
+                      load[1],
+                      (int)cores,
+                      over,
+                      0.25,
+                      0.15};
+  FILE *r = fopen(md, "w");
+  if (!r) {
+    fprintf(stderr, "collsim validate: cannot write %s\n", md);
+    rc = 1;
+  } else {
+    cs_val_report(r, &V, &info);
+    fclose(r);
+    /* The findings on stdout; the tables stay in the report. */
+    FILE *rr = fopen(md, "r");
+    char line[2048];
+    int in = 0;
+    while (rr && fgets(line, sizeof line, rr)) {
+      if (!strncmp(line, "# ", 2)) fputs(line, stdout);
+      if (!strncmp(line, "## ", 3))
+        in = !strncmp(line, "## Findings", 11);
+      else if (in)
+        fputs(line, stdout);
+    }
+    if (rr) fclose(rr);
     fprintf(stderr, "collsim validate: table %s, report %s, plots in %s\n", csv, md, dir);
-  return 0;
+  }
+  free(calib);
+  cs_val_set_free(&V);
+  return rc;
+}
+
+/* --coll takes a list: each collective is validated in turn (its own CSVs and
+ * report), with the other options unchanged. */
+int cmd_validate(int argc, char **argv) {
+  int ci = -1;
+  for (int i = 0; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--coll")) ci = i + 1;
+  if (ci < 0 || !strchr(argv[ci], ',')) return validate_one(argc, argv);
+  char *list = strdup(argv[ci]), *save = NULL;
+  char **av = malloc(sizeof(char *) * (size_t)(argc + 1));
+  if (!list || !av) {
+    free(list);
+    free(av);
+    return 1;
+  }
+  memcpy(av, argv, sizeof(char *) * (size_t)argc);
+  av[argc] = NULL;
+  int rc = 0;
+  for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+    av[ci] = c;
+    int r = validate_one(argc, av);
+    if (r) rc = r;
+    if (r == 2) break; /* bad usage: the same for every collective */
+  }
+  free(list);
+  free(av);
+  return rc;
 }

@@ -404,7 +404,8 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
             "network: the %d segments of the %s-node ping-pong, as smpi/lat-factor and\n"
             "smpi/bw-factor relative to alpha, beta (run under SMPI's network model)%s;\n",
             C->pl.net.n, which,
-            adj ? "; a slope <= 0 or an intercept < 16 b raised to the least valid" : "");
+            adj ? "; a slope not above 0 or an intercept below 16 b raised to the least valid"
+                : "");
       } else {
         NOTE("network: one segment fits the %s-node ping-pong (no factors);\n", which);
       }

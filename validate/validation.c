@@ -3,44 +3,43 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-int cs_val_init(cs_val_errors *E, int cases) {
-  E->cap = cases + 1;
-  int ok = 1;
-  for (int k = 0; k < 4; k++) {
-    E->n[k] = 0;
-    E->e[k] = malloc(sizeof(double) * (size_t)E->cap);
-    ok &= E->e[k] != NULL;
-  }
-  if (!ok) cs_val_free(E);
-  return ok ? 0 : -1;
+void cs_val_set_init(cs_val_set *V) { memset(V, 0, sizeof *V); }
+
+void cs_val_set_free(cs_val_set *V) {
+  free(V->c);
+  memset(V, 0, sizeof *V);
 }
 
-void cs_val_free(cs_val_errors *E) {
-  for (int k = 0; k < 4; k++) {
-    free(E->e[k]);
-    E->e[k] = NULL;
-    E->n[k] = 0;
-  }
+static double rel_err(double pred, double meas) {
+  return isfinite(pred) && pred >= 0 && isfinite(meas) && meas > 0 ? (pred - meas) / meas : NAN;
 }
 
-/* Gathers |x| as an error of kind k (0 model, 1 simulation) of an m-byte case. */
-static void gather(cs_val_errors *E, int k, long m, double x) {
-  if (E->n[k] < E->cap) E->e[k][E->n[k]++] = fabs(x);
-  if (m >= 65536 && E->n[k + 2] < E->cap) E->e[k + 2][E->n[k + 2]++] = fabs(x);
-}
-
-void cs_val_add(cs_val_errors *E, long m, double model, double sim, double meas, double *err_model,
-                double *err_sim) {
-  *err_model = *err_sim = NAN;
-  if (model >= 0 && meas > 0) {
-    *err_model = (model - meas) / meas;
-    gather(E, 0, m, *err_model);
+const cs_val_case *cs_val_add_case(cs_val_set *V, const char *algo, long bytes, double model,
+                                   double sim, double meas, double lo, double hi) {
+  if (V->n == V->cap) {
+    int cap = V->cap ? 2 * V->cap : 64;
+    cs_val_case *c = realloc(V->c, sizeof *c * (size_t)cap);
+    if (!c) return NULL;
+    V->c = c;
+    V->cap = cap;
   }
-  if (sim >= 0 && meas > 0) {
-    *err_sim = (sim - meas) / meas;
-    gather(E, 1, m, *err_sim);
-  }
+  cs_val_case *c = &V->c[V->n++];
+  memset(c, 0, sizeof *c);
+  snprintf(c->algo, sizeof c->algo, "%s", algo);
+  c->bytes = bytes;
+  c->model = model;
+  c->sim = sim;
+  c->meas = meas;
+  c->lo = lo;
+  c->hi = hi;
+  c->err[0] = rel_err(model, meas);
+  c->err[1] = rel_err(sim, meas);
+  int ci = isfinite(lo) && isfinite(hi) && hi >= lo && meas > 0;
+  for (int k = 0; k < 2; k++)
+    c->unstable[k] = ci && isfinite(c->err[k]) && (hi - lo) / meas > fabs(c->err[k]);
+  return c;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -48,32 +47,271 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* One line of the summary table: median and worst of e[0..n) (sorted here). */
-static void summary(FILE *f, const char *what, double *e, int n) {
-  if (n == 0) {
-    fprintf(f, "| %s | - | - | 0 |\n", what);
-    return;
-  }
-  qsort(e, (size_t)n, sizeof(double), cmp_d);
-  double med = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
-  fprintf(f, "| %s | %.1f%% | %.1f%% | %d |\n", what, 100 * med, 100 * e[n - 1], n);
+static double median_of(double *v, int n) {
+  if (n == 0) return NAN;
+  qsort(v, (size_t)n, sizeof(double), cmp_d);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void cs_val_report(FILE *r, const cs_val_errors *E, const char *coll, int np, const char *xml,
-                   const char *csv) {
-  fprintf(r, "# Predicted against measured: %s, p = %d\n\n", coll, np);
-  fprintf(r,
-          "Platform: `%s` (model parameters from its collsim-model line). Measured with "
-          "mpirun on this machine; times are medians. Error = (predicted - measured) / "
-          "measured, reported as absolute values.\n\n",
-          xml);
-  fprintf(r, "| prediction | median error | worst error | cases |\n|---|---:|---:|---:|\n");
-  summary(r, "model, all sizes", E->e[0], E->n[0]);
-  summary(r, "simulation, all sizes", E->e[1], E->n[1]);
-  summary(r, "model, m >= 64 KiB", E->e[2], E->n[2]);
-  summary(r, "simulation, m >= 64 KiB", E->e[3], E->n[3]);
-  fprintf(r,
-          "\nEvery case: `%s`. native is Open MPI's collective when measured and SMPI's "
-          "when simulated (different implementations); it has no model.\n",
-          csv);
+static int counted(const cs_val_case *c, const char *algo, long min_bytes) {
+  if (c->bytes < min_bytes) return 0;
+  return algo ? !strcmp(c->algo, algo) : strcmp(c->algo, "native") != 0;
+}
+
+void cs_val_stats_of(const cs_val_set *V, int pred, const char *algo, long min_bytes,
+                     cs_val_stats *s) {
+  memset(s, 0, sizeof *s);
+  s->median = s->worst = s->median_stable = NAN;
+  double *all = malloc(sizeof(double) * (size_t)(V->n + 1)),
+         *st = malloc(sizeof(double) * (size_t)(V->n + 1));
+  int ns = 0;
+  if (!all || !st) goto out;
+  for (int i = 0; i < V->n; i++) {
+    const cs_val_case *c = &V->c[i];
+    double e = fabs(c->err[pred]);
+    if (!counted(c, algo, min_bytes) || !isfinite(e)) continue;
+    all[s->n++] = e;
+    if (c->unstable[pred])
+      s->unstable++;
+    else
+      st[ns++] = e;
+    if (!(e <= s->worst)) {
+      s->worst = e;
+      s->worst_bytes = c->bytes;
+      snprintf(s->worst_algo, sizeof s->worst_algo, "%s", c->algo);
+    }
+  }
+  s->median = median_of(all, s->n);
+  s->median_stable = median_of(st, ns);
+out:
+  free(all);
+  free(st);
+}
+
+/* ---- the report -------------------------------------------------------------------- */
+
+static const char *fmt_size(long b, char *buf, size_t len) {
+  if (b >= 1048576 && b % 1048576 == 0)
+    snprintf(buf, len, "%ld MiB", b / 1048576);
+  else if (b >= 1024 && b % 1024 == 0)
+    snprintf(buf, len, "%ld KiB", b / 1024);
+  else
+    snprintf(buf, len, "%ld B", b);
+  return buf;
+}
+
+static const char *pct(double x, char *buf, size_t len) {
+  if (isfinite(x))
+    snprintf(buf, len, "%.1f%%", 100 * x);
+  else
+    snprintf(buf, len, "-");
+  return buf;
+}
+
+static const char *secs(double x, char *buf, size_t len) {
+  if (isfinite(x) && x >= 0)
+    snprintf(buf, len, "%.4g", x);
+  else
+    snprintf(buf, len, "-");
+  return buf;
+}
+
+static const char *const pred_name[2] = {"model", "simulation"};
+
+/* "12.3% (met)" against a target. */
+static void verdict(FILE *f, const cs_val_stats *s, double target) {
+  char b[32];
+  if (s->n == 0) {
+    fprintf(f, "no cases");
+    return;
+  }
+  fprintf(f, "median %s over %d cases (target <= %.0f%%: %s)", pct(s->median, b, sizeof b), s->n,
+          100 * target, s->median <= target ? "met" : "NOT met");
+}
+
+/* The distinct algorithms of V, in order of appearance. */
+static int algos_of(const cs_val_set *V, const char **names, int max) {
+  int n = 0;
+  for (int i = 0; i < V->n; i++) {
+    int seen = 0;
+    for (int j = 0; j < n; j++) seen |= !strcmp(names[j], V->c[i].algo);
+    if (!seen && n < max) names[n++] = V->c[i].algo;
+  }
+  return n;
+}
+
+/* Indices of the k largest |errors| of prediction pred (non-native), largest first. */
+static int largest(const cs_val_set *V, int pred, int *idx, int k) {
+  int n = 0;
+  for (; n < k; n++) {
+    int best = -1;
+    for (int i = 0; i < V->n; i++) {
+      const cs_val_case *c = &V->c[i];
+      int taken = 0;
+      for (int j = 0; j < n; j++) taken |= idx[j] == i;
+      if (taken || !counted(c, NULL, 0) || !isfinite(c->err[pred])) continue;
+      if (best < 0 || fabs(c->err[pred]) > fabs(V->c[best].err[pred])) best = i;
+    }
+    if (best < 0) break;
+    idx[n] = best;
+  }
+  return n;
+}
+
+void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
+  char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+  fprintf(f, "# Predicted against measured: %s, p = %d\n\n", I->coll, I->np);
+  fprintf(f,
+          "Predictions: collsim's model and SMPI on `%s`; measurements: this MPI library under "
+          "mpirun, median of the repetitions with its 95%% confidence interval. Error = "
+          "(predicted - measured) / measured; medians and worst cases are of |error|. A case is "
+          "**unstable** for a prediction when the measured median's interval is wider than the "
+          "error ((hi - lo) / median > |error|): the measurement cannot tell that error from its "
+          "own spread. Headline figures are over collsim's algorithms (native is SMPI's "
+          "collective when simulated and the library's when measured, and has no model).\n\n",
+          I->platform);
+
+  /* ---- findings ---- */
+  fprintf(f, "## Findings\n\n");
+  if (I->oversubscribed)
+    fprintf(f,
+            "- **WARNING: oversubscribed.** %d ranks ran on %d cores: ranks waited for a core, "
+            "so the measurements describe time-sharing, not the machine; use --np <= %d (or a "
+            "hostfile spreading the ranks over nodes).\n",
+            I->np, I->cores, I->cores);
+  if (I->load_before >= 0)
+    fprintf(f,
+            "- Machine load (1-minute average) %.2f before and %.2f after the measurement on %d "
+            "core%s%s.\n",
+            I->load_before, I->load_after, I->cores, I->cores == 1 ? "" : "s",
+            I->load_before > I->cores || I->load_after > I->cores
+                ? ": **busy** (more runnable processes than cores): expect noisy medians"
+                : "");
+  for (int pr = 0; pr < 2; pr++) {
+    cs_val_stats a, l, as, ls;
+    cs_val_stats_of(V, pr, NULL, 0, &a);
+    cs_val_stats_of(V, pr, NULL, CS_VAL_LARGE, &l);
+    as = a, ls = l;
+    fprintf(f, "- **%s**, m >= 64 KiB: ", pred_name[pr]);
+    verdict(f, &l, I->target_large);
+    fprintf(f, "; all sizes: ");
+    verdict(f, &a, I->target_all);
+    fprintf(f, ". Worst %s (%s, %s).", pct(a.worst, b1, sizeof b1), a.worst_algo,
+            fmt_size(a.worst_bytes, b2, sizeof b2));
+    fprintf(f, " Stable cases only: m >= 64 KiB %s (%d of %d), all sizes %s (%d of %d).\n",
+            pct(ls.median_stable, b3, sizeof b3), l.n - l.unstable, l.n,
+            pct(as.median_stable, b4, sizeof b4), a.n - a.unstable, a.n);
+  }
+  for (int pr = 0; pr < 2; pr++) {
+    int idx[3], k = largest(V, pr, idx, 3);
+    if (!k) continue;
+    fprintf(f, "- Largest %s errors:", pred_name[pr]);
+    for (int j = 0; j < k; j++) {
+      const cs_val_case *c = &V->c[idx[j]];
+      fprintf(f, "%s %s at %s: predicted %s s, measured %s s [%s, %s], %s%s", j ? ";" : "", c->algo,
+              fmt_size(c->bytes, b1, sizeof b1), secs(pr ? c->sim : c->model, b2, sizeof b2),
+              secs(c->meas, b3, sizeof b3), secs(c->lo, b4, sizeof b4), secs(c->hi, b5, sizeof b5),
+              c->err[pr] > 0 ? "over by " : "under by ", pct(fabs(c->err[pr]), b6, sizeof b6));
+    }
+    fprintf(f, ".\n");
+  }
+  fprintf(f, "\n");
+
+  /* ---- per algorithm ---- */
+  const char *names[64];
+  int na = algos_of(V, names, 64);
+  fprintf(f, "## Per algorithm\n\n");
+  fprintf(f,
+          "| algorithm | prediction | median, all sizes | worst, all sizes | median, m >= 64 KiB | "
+          "worst, m >= 64 KiB | median of stable cases (all / >= 64 KiB) | cases | unstable |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int i = 0; i < na; i++)
+    for (int pr = 0; pr < 2; pr++) {
+      cs_val_stats a, l;
+      cs_val_stats_of(V, pr, names[i], 0, &a);
+      cs_val_stats_of(V, pr, names[i], CS_VAL_LARGE, &l);
+      if (a.n == 0) {
+        fprintf(f, "| %s | %s | - | - | - | - | - | 0 | 0 |\n", names[i], pred_name[pr]);
+        continue;
+      }
+      char w1[64], w2[64];
+      snprintf(w1, sizeof w1, "%s (%s)", pct(a.worst, b1, sizeof b1),
+               fmt_size(a.worst_bytes, b2, sizeof b2));
+      if (l.n)
+        snprintf(w2, sizeof w2, "%s (%s)", pct(l.worst, b1, sizeof b1),
+                 fmt_size(l.worst_bytes, b2, sizeof b2));
+      else
+        snprintf(w2, sizeof w2, "-");
+      fprintf(f, "| %s | %s | %s | %s | %s | %s | %s / %s | %d | %d |\n", names[i], pred_name[pr],
+              pct(a.median, b3, sizeof b3), w1, pct(l.median, b4, sizeof b4), w2,
+              pct(a.median_stable, b5, sizeof b5), pct(l.median_stable, b6, sizeof b6), a.n,
+              a.unstable);
+    }
+  fprintf(f, "\n");
+
+  if (I->picture) fprintf(f, "## Predicted against measured\n\n![%s](%s)\n\n", I->coll, I->picture);
+
+  fprintf(f, "## Calibration used\n\n");
+  if (I->calibration)
+    fprintf(f, "From the comment of `%s`:\n\n```\n%s\n```\n\n", I->platform, I->calibration);
+  else
+    fprintf(f,
+            "`%s` records no calibration (it was not written by `collsim calibrate`); its "
+            "collsim-model line gives the model's parameters.\n\n",
+            I->platform);
+
+  /* ---- every size ---- */
+  fprintf(f, "## Every case\n\n");
+  fprintf(f,
+          "| algorithm | m | measured median (s) | 95%% interval | interval / median | model (s) "
+          "| model error | simulation (s) | simulation error | flag |\n"
+          "|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+  for (int i = 0; i < V->n; i++) {
+    const cs_val_case *c = &V->c[i];
+    char iv[80], w[32];
+    if (isfinite(c->lo) && isfinite(c->hi))
+      snprintf(iv, sizeof iv, "%s .. %s", secs(c->lo, b1, sizeof b1), secs(c->hi, b2, sizeof b2));
+    else
+      snprintf(iv, sizeof iv, "-");
+    pct(c->meas > 0 && isfinite(c->hi) ? (c->hi - c->lo) / c->meas : NAN, w, sizeof w);
+    const char *flag = c->unstable[0] && c->unstable[1] ? "unstable (both)"
+                       : c->unstable[0]                 ? "unstable (model)"
+                       : c->unstable[1]                 ? "unstable (simulation)"
+                                                        : "";
+    fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->algo,
+            fmt_size(c->bytes, b3, sizeof b3), secs(c->meas, b4, sizeof b4), iv, w,
+            secs(c->model, b5, sizeof b5), pct(c->err[0], b6, sizeof b6),
+            secs(c->sim, b1, sizeof b1), pct(c->err[1], b2, sizeof b2), flag);
+  }
+  fprintf(f, "\nThe same cases as CSV: `%s`.\n", I->csv);
+}
+
+char *cs_val_platform_calibration(const char *xml) {
+  FILE *f = fopen(xml, "r");
+  if (!f) return NULL;
+  char line[1024];
+  size_t cap = 8192, n = 0;
+  char *text = malloc(cap);
+  int in = 0, found = 0;
+  while (text && fgets(line, sizeof line, f)) {
+    if (!in) {
+      if (strncmp(line, "<!--", 4)) break; /* only the leading comment */
+      in = 1;
+      continue;
+    }
+    if (!strncmp(line, "-->", 3)) break;
+    if (n == 0 && !strstr(line, "collsim calibrate")) break;
+    found = 1;
+    size_t l = strlen(line);
+    if (n + l + 1 > cap) break;
+    memcpy(text + n, line, l + 1);
+    n += l;
+  }
+  fclose(f);
+  if (!found) {
+    free(text);
+    return NULL;
+  }
+  while (n > 0 && text[n - 1] == '\n') text[--n] = '\0';
+  return text;
 }

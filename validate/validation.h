@@ -1,32 +1,77 @@
 /* The analysis of `collsim validate`: predictions (collsim's model, SMPI)
- * against measurements on a real MPI library, as relative errors and their
- * summary (docs/csv.md "validate"). No MPI: cli/validate.c runs the
- * simulations and measurements, writes the rows and calls these. */
+ * against measurements on a real MPI library, as relative errors, their
+ * summary per algorithm and the report (docs/csv.md "validate",
+ * docs/calibrate.md). No MPI: cli/validate.c runs the simulations and
+ * measurements, writes the rows and calls these. */
 #ifndef COLLSIM_VALIDATION_H
 #define COLLSIM_VALIDATION_H
 
 #include <stdio.h>
 
-/* The absolute relative errors gathered so far: [0] model and [1] simulation
- * at every size, [2] model and [3] simulation for m >= 64 KiB. */
+/* Sizes from this many bytes on are "large" (the m >= 64 KiB figure). */
+#define CS_VAL_LARGE 65536
+
+/* One case: an algorithm at m bytes. Errors are (predicted - measured) /
+ * measured, NAN where a prediction or the measurement is missing. */
 typedef struct {
-  double *e[4];
-  int n[4], cap;
-} cs_val_errors;
+  char algo[64];
+  long bytes;
+  double model, sim;   /* predicted seconds; < 0 or NAN: missing */
+  double meas, lo, hi; /* measured median and its 95% confidence interval */
+  double err[2];       /* [0] model, [1] simulation */
+  int unstable[2];     /* the interval is wider than that error: the
+                          measurement cannot tell the error from its own spread */
+} cs_val_case;
 
-/* Room for cases errors of each kind; 0, or -1 if out of memory. */
-int cs_val_init(cs_val_errors *E, int cases);
-void cs_val_free(cs_val_errors *E);
+typedef struct {
+  cs_val_case *c;
+  int n, cap;
+} cs_val_set;
 
-/* One case of m bytes: the errors (predicted - measured) / measured of model
- * and sim (a prediction < 0 is missing, as is every error when meas <= 0),
- * NAN where missing, and gathered into E. */
-void cs_val_add(cs_val_errors *E, long m, double model, double sim, double meas, double *err_model,
-                double *err_sim);
+void cs_val_set_init(cs_val_set *V);
+void cs_val_set_free(cs_val_set *V);
+/* Adds a case, computes its errors and flags; returns it (NULL if out of
+ * memory). An interval is "wider than the error" when (hi - lo) / meas > |err|;
+ * a case without an interval (lo or hi missing) is not flagged. */
+const cs_val_case *cs_val_add_case(cs_val_set *V, const char *algo, long bytes, double model,
+                                   double sim, double meas, double lo, double hi);
 
-/* The report: median and worst errors, overall and for m >= 64 KiB. coll is
- * the MPI name (MPI_Allreduce), xml the platform, csv the table of cases. */
-void cs_val_report(FILE *f, const cs_val_errors *E, const char *coll, int np, const char *xml,
-                   const char *csv);
+/* The figures of one prediction (0 model, 1 simulation) over the cases of algo
+ * (NULL: every algorithm but native, which is SMPI's collective when simulated
+ * and the library's when measured, and has no model) with bytes >= min_bytes: the median and worst
+ * absolute error over all cases, the median over the stable ones (interval not
+ * wider than the error), and the counts. Medians are NAN without cases. */
+typedef struct {
+  double median, worst, median_stable;
+  long worst_bytes;
+  char worst_algo[64];
+  int n, unstable;
+} cs_val_stats;
+void cs_val_stats_of(const cs_val_set *V, int pred, const char *algo, long min_bytes,
+                     cs_val_stats *s);
+
+/* What the report states besides the cases. */
+typedef struct {
+  const char *coll; /* MPI name, e.g. MPI_Allreduce */
+  int np;
+  const char *platform;    /* the platform file predictions came from */
+  const char *calibration; /* the calibration recorded in it (text), or NULL */
+  const char *csv;         /* the table of cases */
+  const char *picture;     /* predicted-vs-measured plot (path relative to the report), or NULL */
+  double load_before, load_after;  /* 1-minute load average around the measurement (< 0: unknown) */
+  int cores;                       /* online processors of this machine */
+  int oversubscribed;              /* np > cores with no hostfile */
+  double target_all, target_large; /* the median errors aimed at (e.g. 0.25, 0.15) */
+} cs_val_info;
+
+/* Writes the Markdown report: findings first (per algorithm: median and worst
+ * errors of model and simulation, over all sizes and for m >= 64 KiB, stable
+ * cases apart), the verdict against the targets, the largest errors, then the
+ * per-size table with each median's interval and the flags. */
+void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *info);
+
+/* The calibration recorded in a platform written by `collsim calibrate`: the
+ * text of its leading XML comment (malloc'd), or NULL if it has none. */
+char *cs_val_platform_calibration(const char *xml);
 
 #endif
