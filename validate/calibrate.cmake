@@ -84,6 +84,13 @@ target_link_libraries(test_calibfit collsim_analysis m)
 
 # Synthetic samples with known alpha, beta, gamma, Rb, RN, exact and noisy.
 add_test(NAME calibfit COMMAND test_calibfit)
+# The analysis of collsim validate (validate/validation.c): errors, unstable flags,
+# medians, the report's figures (tests/test_validation.c).
+add_executable(test_validation ${CMAKE_SOURCE_DIR}/tests/test_validation.c)
+target_link_libraries(test_validation collsim_analysis m)
+add_test(NAME validation COMMAND test_validation)
+add_test(NAME validate_usage COMMAND bash ${CMAKE_SOURCE_DIR}/tests/validate_usage.sh
+                                     $<TARGET_FILE:collsim-cli>)
 # This machine, --quick: the platform is written, and smpirun runs on it.
 add_test(NAME calibrate_quick
          COMMAND ${CMAKE_COMMAND} -DMODE=quick -DCLI=$<TARGET_FILE:collsim-cli>
