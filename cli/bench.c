@@ -146,8 +146,10 @@ int cs_bench_run(cs_bench_req *q) {
     if (hosts < q->np) {
       fprintf(stderr,
               "collsim bench: %s places %d ranks, --np %d asks for more (SMPI would wrap "
-              "ranks onto hosts; generate a larger platform)\n",
-              q->hosts, hosts, q->np);
+              "ranks onto hosts); write a larger platform: `./collsim calibrate --np %d --out "
+              "%s` (a calibrated one) or `./collsim platform KIND ... --out %s --hostfile %s` "
+              "with room for %d ranks\n",
+              q->hosts, hosts, q->np, q->np, q->xml, q->xml, q->hosts, q->np);
       return 2;
     }
   }
