@@ -16,6 +16,13 @@ if ! "$cli" calibrate --backend smpi --platform "$tmp/m.xml" --hostfile "$tmp/m.
   cat "$tmp/out"; echo "FAIL: calibrate"; exit 1
 fi
 grep -q '^verify: ok' "$tmp/out" || { cat "$tmp/out"; echo "FAIL: verify"; exit 1; }
+# The written platform reproduces its segments under smpirun: every size of the
+# network to 1e-9; local work to 1e-7 (its times of ~1e-8 s are differences of
+# clock readings around 1 s: double rounding).
+grep -E '^  (network|local) +every size' "$tmp/out"
+awk '$1 == "network" && $2 == "every" { n = 1; if ($NF + 0 > 1e-9) bad = 1 }
+     $1 == "local" && $2 == "every" { l = 1; if ($NF + 0 > 1e-7) bad = 1 }
+     END { exit !(n && l && !bad) }' "$tmp/out" || { echo "FAIL: verify differences"; exit 1; }
 line=$(grep -o 'collsim-model:.*' "$tmp/c.xml")
 want_net=$(grep -o ' net=[^ ]*' "$tmp/m.xml" | cut -d= -f2)
 want_loc=$(grep -o ' local=[^ ]*' "$tmp/m.xml" | cut -d= -f2)
