@@ -89,6 +89,11 @@ int main(void) {
   check(strstr(text, "| ring | 64 KiB |") && strstr(text, "unstable (model)"),
         "per-case table flags the unstable case");
   check(strstr(text, "| native | model | - |") != NULL, "native has no model figures");
+  check(strstr(text,
+               ": 64 KiB: model 5.0%, simulation 30.0%, interval 30.0%; 1 MiB: model 100.0%, "
+               "simulation 50.0%, interval -.") != NULL &&
+            strstr(text, "1 KiB: model") == NULL,
+        "sizes beyond the target listed with signed median errors and interval widths");
   check(strstr(text, "```\ncollsim calibrate, test\n```") != NULL, "the calibration is quoted");
   check(strstr(text, "![MPI_Allreduce](v.png)") != NULL, "the picture is linked");
 
