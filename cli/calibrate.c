@@ -102,8 +102,8 @@ static int mkdir_parent(const char *file) {
 /* Re-measures the written platform with the same driver under smpirun and
  * compares the fitted figures with the platform's parameters. Returns the
  * largest relative difference, or -1 if the run failed. */
-static double verify(const char *xml, const char *hostfile, const cs_platform *pl,
-                     int quick, long max_bytes, const char *tmpdir) {
+static double verify(const char *xml, const char *hostfile, const cs_platform *pl, int quick,
+                     long max_bytes, const char *tmpdir) {
   char spath[4300];
   snprintf(spath, sizeof spath, "%s/verify-samples.csv", tmpdir);
   /* Segments are checked at every size the calibration measured (one repetition:
@@ -220,6 +220,13 @@ int cmd_calibrate(int argc, char **argv) {
     return 1;
   }
 
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (!smpi && !hostfile && cores > 0 && np > cores)
+    printf(
+        "collsim calibrate: WARNING: %ld ranks on %ld cores without a hostfile: the ranks\n"
+        "  share cores (oversubscribed) and the fits describe time-sharing, not the machine;\n"
+        "  use --np <= %ld here, or a hostfile spreading the ranks over nodes.\n",
+        np, cores, cores);
   printf("collsim calibrate: measuring with %d ranks (%s%s%s)...\n", (int)np,
          smpi ? "smpirun, " : "mpirun", smpi ? "platform " : "", smpi ? platform : "");
   fflush(stdout);
@@ -241,6 +248,12 @@ int cmd_calibrate(int argc, char **argv) {
   cs_calib_print_analysis(stdout, &S, &A);
   cs_calib_platform C;
   if (cs_calib_choose_platform(&S, &A, linear, &C)) goto done;
+  if (!smpi && !hostfile && cores > 0 && np > cores) {
+    /* Said in the platform's comment too, so that validate's report quotes it. */
+    size_t nl = strlen(C.note);
+    snprintf(C.note + nl, sizeof C.note - nl,
+             "WARNING: measured with %ld ranks on %ld cores (oversubscribed).\n", np, cores);
+  }
   if (cs_calib_write_platform(out, hf_out, &S, &A, &C, samp, secs)) goto done;
   printf("platform: %s", C.note);
   if (C.pl.kind == CS_PLAT_ABG)
