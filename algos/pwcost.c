@@ -1,6 +1,7 @@
 /* Piecewise-linear costs (pwcost.h). */
 #include "pwcost.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ int cs_pw_format(const cs_pw *pw, char *buf, size_t len) {
   return (int)n;
 }
 
-int cs_pw_parse(const char *s, cs_pw *pw) {
+static int parse(const char *s, cs_pw *pw) {
   memset(pw, 0, sizeof *pw);
   if (s[0] == '-' && (s[1] == '\0' || s[1] == ' ' || s[1] == '\n')) return 0;
   const char *p = s;
@@ -37,7 +38,7 @@ int cs_pw_parse(const char *s, cs_pw *pw) {
     double v[3];
     for (int k = 0; k < 3; k++) {
       v[k] = strtod(p, &e);
-      if (e == p) return -1;
+      if (e == p || !isfinite(v[k])) return -1;
       p = e;
       if (k < 2) {
         if (*p != ':') return -1;
@@ -53,4 +54,10 @@ int cs_pw_parse(const char *s, cs_pw *pw) {
     p++;
   }
   return (*p == '\0' || *p == ' ' || *p == '\n' || *p == '\r') ? 0 : -1;
+}
+
+int cs_pw_parse(const char *s, cs_pw *pw) {
+  if (parse(s, pw) == 0) return 0;
+  memset(pw, 0, sizeof *pw); /* never half a cost */
+  return -1;
 }

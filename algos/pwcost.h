@@ -36,8 +36,9 @@ int cs_pw_segment(const cs_pw *pw, double x);
 double cs_pw_eval(const cs_pw *pw, double x);
 /* Writes the text form; returns what snprintf returns. */
 int cs_pw_format(const cs_pw *pw, char *buf, size_t len);
-/* Parses the text form up to the first space or the end; 0, or -1 if malformed
- * (thresholds not increasing, more than CS_PW_MAX segments, not numbers). */
+/* Parses the text form up to the first space or the end; 0, or -1 (and n = 0)
+ * if malformed (thresholds not increasing, more than CS_PW_MAX segments, not
+ * finite numbers). */
 int cs_pw_parse(const char *s, cs_pw *pw);
 
 #endif
