@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "calibfit.h"
+#include "pwcost.h"
 
 static int fails, checks;
 
@@ -280,12 +281,40 @@ static void test_segmented(void) {
       "segmented: repeated sizes refused");
 }
 
+/* The piecewise cost shared by platform, simulation and models (algos/pwcost.h):
+ * SimGrid's lookup (a threshold's segment starts strictly above it), the text
+ * form round trip, the clamp at 0, and malformed text refused whole. */
+static void test_pwcost(void) {
+  cs_pw pw, back;
+  check(cs_pw_parse("0:1e-6:1e-9;4096:2e-6:5e-10;1048576:-1e-3:2e-10", &pw) == 0 && pw.n == 3,
+        "pwcost: parses three segments");
+  near(cs_pw_eval(&pw, 4096), 1e-6 + 1e-9 * 4096, 1e-15,
+       "pwcost: the threshold itself is below it");
+  near(cs_pw_eval(&pw, 4097), 2e-6 + 5e-10 * 4097, 1e-15, "pwcost: one byte above starts the next");
+  near(cs_pw_eval(&pw, 0), 1e-6, 1e-15, "pwcost: size 0 in the first segment");
+  near(cs_pw_eval(&pw, 8e6), -1e-3 + 2e-10 * 8e6, 1e-12, "pwcost: last segment");
+  check(cs_pw_eval(&pw, 1048577) == 0, "pwcost: a negative cost is charged as 0");
+  char buf[512];
+  cs_pw_format(&pw, buf, sizeof buf);
+  check(cs_pw_parse(buf, &back) == 0 && back.n == 3 && !memcmp(&back, &pw, sizeof pw),
+        "pwcost: %.17g text form round-trips exactly");
+  const char *bad[] = {"0:1", "0:1:2;", "0:1:2;5:1:1;5:1:1", "x", "0:1:2;1e400:1:1", ""};
+  for (int i = 0; i < 6; i++) {
+    char what[96];
+    snprintf(what, sizeof what, "pwcost: '%s' refused and leaves no segment", bad[i]);
+    check(cs_pw_parse(bad[i], &back) == -1 && back.n == 0, what);
+  }
+  check(cs_pw_parse("-", &back) == 0 && back.n == 0 && cs_pw_eval(&back, 5) == 0,
+        "pwcost: '-' is the empty cost");
+}
+
 int main(void) {
   test_median();
   test_linear();
   test_maxrate();
   test_flows();
   test_segmented();
+  test_pwcost();
   printf("%d checks, %d failed\n", checks, fails);
   return fails ? 1 : 0;
 }
