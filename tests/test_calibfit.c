@@ -60,7 +60,7 @@ static void test_median(void) {
 }
 
 static void test_linear(void) {
-  double s[64], y[64 * 15], x[64 * 15], k[64 * 15], ok[64 * 15], ox[64 * 15], oy[64 * 15];
+  double s[64], y[64 * 15] = {0}, x[64 * 15], k[64 * 15], ok[64 * 15], ox[64 * 15], oy[64 * 15];
   int ns = pp_sizes(s);
   const double alpha = 1.7e-6, beta = 1.3e-10;
   cs_linfit f;
