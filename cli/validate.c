@@ -23,13 +23,14 @@ static void usage(FILE *f) {
           "Predicts every (algorithm, size) with collsim's model and with SMPI on platform F\n"
           "(default results/calibrate/platform.xml, written by `collsim calibrate`), measures\n"
           "it on this MPI library with mpirun (median of R repetitions after warm-up, 95%%\n"
-          "confidence interval of the median), and writes DIR/validate.csv, DIR/validate.md\n"
+          "confidence interval of the median), and writes DIR/validate-COLL-pP.csv and .md\n"
           "(median and worst relative errors, overall and for m >= 64 KiB) and the plot of\n"
           "predicted against measured times (default DIR results/validate); one report per\n"
           "collective, each stating the calibration used, the machine's load, every median's\n"
           "interval and the cases whose interval is wider than the error (unstable).\n"
           "On a 2-core machine use --np 2 for timing (more ranks than cores is warned\n"
-          "about); on a cluster give --hostfile.\n");
+          "about); on a cluster give --hostfile. Measurements already in DIR are reused\n"
+          "(resumable): remove DIR/measured-*.csv to measure again.\n");
 }
 
 static int validate_one(int argc, char **argv) {
