@@ -123,6 +123,8 @@ static int validate_one(int argc, char **argv) {
   m.out = meascsv;
   m.hostfile = q.hostfile;
   fprintf(stderr, "collsim validate: measuring with mpirun -np %d\n", q.np);
+  struct stat mst;
+  int reused = stat(meascsv, &mst) == 0;
   double load[2] = {-1, -1};
   if (getloadavg(&load[0], 1) != 1) load[0] = -1;
   if ((rc = cs_bench_run(&m))) return rc;
@@ -188,6 +190,7 @@ static int validate_one(int argc, char **argv) {
                       load[1],
                       (int)cores,
                       over,
+                      reused,
                       0.25,
                       0.15};
   FILE *r = fopen(md, "w");

@@ -66,6 +66,7 @@ int main(void) {
                       4.0,
                       2,
                       1,
+                      1,
                       0.25,
                       0.15};
   cs_val_report(f, &V, &info);
@@ -78,6 +79,7 @@ int main(void) {
   remove(path);
   check(strstr(text, "**WARNING: oversubscribed.** 2 ranks ran on 2 cores") != NULL,
         "report warns about oversubscription");
+  check(strstr(text, "were reused (resumed run)") != NULL, "report says measurements were reused");
   check(strstr(text, "3.50 before and 4.00 after") && strstr(text, "**busy**"),
         "report states the load and calls the machine busy");
   check(

@@ -238,6 +238,11 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
             "so the measurements describe time-sharing, not the machine; use --np <= %d (or a "
             "hostfile spreading the ranks over nodes).\n",
             I->np, I->cores, I->cores);
+  if (I->reused)
+    fprintf(f,
+            "- Measurements already present in the output directory were reused (resumed run): "
+            "the machine's load while they were taken is not known%s.\n",
+            I->load_before >= 0 ? "; the load below is that of this run" : "");
   if (I->load_before >= 0)
     fprintf(f,
             "- Machine load (1-minute average) %.2f before and %.2f after the measurement on %d "

@@ -61,6 +61,7 @@ typedef struct {
   double load_before, load_after;  /* 1-minute load average around the measurement (< 0: unknown) */
   int cores;                       /* online processors of this machine */
   int oversubscribed;              /* np > cores with no hostfile */
+  int reused;                      /* some measurements came from an earlier run */
   double target_all, target_large; /* the median errors aimed at (e.g. 0.25, 0.15) */
 } cs_val_info;
 
