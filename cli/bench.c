@@ -235,7 +235,7 @@ int cs_bench_run(cs_bench_req *q) {
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
       if (!strncmp(name, "native:", 7))
-        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_colls[q->coll].name, name + 7);
+        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_smpi_cfg_key(q->coll), name + 7);
       if (!strncmp(name, "lib:", 4)) argv_add(&j->args, "--cfg=smpi/coll-selector:%s", name + 4);
       if (q->cfg) {
         char extra[1024];
@@ -344,24 +344,16 @@ int cs_check_algos(cs_coll coll, const char **algos, int n) {
   for (int i = 0; i < n; i++) {
     const char *a = algos[i];
     if (!strncmp(a, "lib:", 4)) {
-      static const char *sel[] = {"default", "ompi", "mpich", "mvapich2", "impi", "automatic"};
-      int ok = 0;
-      for (int k = 0; k < 6; k++) ok |= !strcmp(a + 4, sel[k]);
-      if (!ok) {
-        fprintf(stderr,
-                "collsim: %s: unknown SMPI selector (valid: lib:default, lib:ompi, lib:mpich, "
-                "lib:mvapich2, lib:impi, lib:automatic)\n",
-                a);
-        return -1;
-      }
+      if (cs_smpi_check_name(stderr, coll, a)) return -1;
       continue;
     }
     if (!cs_algo_find(coll, a)) {
       fprintf(stderr, "collsim: unknown %s algorithm '%s'. Valid: ", cs_colls[coll].name, a);
       cs_print_algos(stderr, coll);
-      fprintf(stderr, ", native:SMPI_NAME, lib:SELECTOR\n");
+      fprintf(stderr, ", lib:SELECTOR (collsim list --smpi)\n");
       return -1;
     }
+    if (cs_smpi_check_name(stderr, coll, a)) return -1;
   }
   return 0;
 }

@@ -113,3 +113,7 @@ add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 
 # Two runs of the same simulation print identical CSV.
 add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})
+
+# SMPI's own algorithm names (algos/smpi.def, collsim list --smpi) are what the
+# installed SimGrid accepts; a bad native:NAME is refused before launch.
+add_test(NAME smpi_names COMMAND bash ${T}/smpi_names.sh ${CLI})
