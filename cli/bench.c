@@ -1,5 +1,6 @@
 /* ./collsim bench, predict and table1: timing runs of the driver on a
  * platform (SMPI) or a real MPI library, and the models beside them. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,71 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
   cs_csv_bench_comment(buf, len, &m);
 }
 
+/* The rows of the run's algorithms in the OSU micro-benchmarks' layout, one
+ * table per algorithm: "# Size  Avg Latency(us)" (and Min, Max,
+ * Iterations with osu-full). OSU's Size is per process for the
+ * collectives that gather or scatter blocks (osu_allgather, osu_gather,
+ * ...): Size there is m / p, said in a comment line; elsewhere it is m. */
+static void bench_print_osu(const cs_bench_req *q, const char *path, FILE *out) {
+  int perproc = !cs_colls[q->coll].reduces && cs_coll_shape(q->coll) != CS_SHAPE_VECTOR;
+  for (int a = 0; a < q->nalgos; a++) {
+    cs_csv_reader r;
+    if (cs_csv_open(&r, path)) return;
+    fprintf(out, "# collsim bench (OSU layout): %s, %s, %d processes%s\n",
+            cs_colls[q->coll].mpi_name, q->algos[a], q->np, q->smpi ? ", simulated by SMPI" : "");
+    if (perproc)
+      fprintf(out, "# Size is per process, as OSU's: collsim's total m is Size x %d\n", q->np);
+    if (q->osu > 1)
+      fprintf(out, "%-10s %18s %18s %18s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
+              "Max Latency(us)", "Iterations");
+    else
+      fprintf(out, "%-10s %18s\n", "# Size", "Avg Latency(us)");
+    int k, c[CS_BENCH_NCOL] = {0}, have = 0;
+    while ((k = cs_csv_next(&r)) != 0) {
+      if (k != 1) continue;
+      if (!have)
+        for (int i = 0; i < CS_BENCH_NCOL; i++)
+          c[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, i));
+      have = 1;
+      const char *al = cs_csv_get(&r, c[CS_BENCH_ALGO]), *b = cs_csv_get(&r, c[CS_BENCH_BYTES]);
+      if (!al || !b || strcmp(al, q->algos[a])) continue;
+      long m = atol(b);
+      double mean = atof(cs_csv_get(&r, c[CS_BENCH_MEAN]) ? cs_csv_get(&r, c[CS_BENCH_MEAN]) : "0");
+      fprintf(out, "%-10ld %18.2f", perproc ? m / q->np : m, mean * 1e6);
+      if (q->osu > 1) {
+        const char *mn = cs_csv_get(&r, c[CS_BENCH_MIN]), *mx = cs_csv_get(&r, c[CS_BENCH_MAX]),
+                   *rp = cs_csv_get(&r, c[CS_BENCH_REPS]);
+        fprintf(out, " %18.2f %18.2f %12s", mn ? atof(mn) * 1e6 : 0, mx ? atof(mx) * 1e6 : 0,
+                rp ? rp : "");
+      }
+      fprintf(out, "\n");
+    }
+    cs_csv_close(&r);
+    if (a + 1 < q->nalgos) fprintf(out, "\n");
+  }
+}
+
+static void count_row(const char *algo, long bytes, void *c) {
+  (void)algo;
+  (void)bytes;
+  ++*(int *)c;
+}
+
+/* After an interrupt: drops a row cut short (the file stays a valid CSV),
+ * says in one line what is kept, and returns the exit status. */
+static int bench_interrupted(const char *outpath, const char *header, int kept) {
+  int rows = 0;
+  cs_bench_scan_rows(outpath, header, count_row, &rows);
+  if (kept)
+    fprintf(stderr,
+            "collsim bench: interrupted; %d finished rows kept in %s (the same command "
+            "resumes)\n",
+            rows, outpath);
+  else
+    fprintf(stderr, "collsim bench: interrupted after %d finished rows (printed below)\n", rows);
+  return CS_EXIT_INTERRUPTED;
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int size = type_size(q->type);
   if (!size) {
@@ -177,7 +243,18 @@ int cs_bench_run(cs_bench_req *q) {
     }
     snprintf(outpath, sizeof outpath, "%s/bench.csv", tmpdir);
   }
-  if (q->redo) unlink(outpath);
+  /* One writer at a time: a second run on the same file would write its
+   * rows twice. The lock is held until the end of this function. */
+  int lockfd = cs_lock_output("bench", outpath);
+  if (lockfd < 0) {
+    if (tmpdir[0]) cs_rm_tree(tmpdir);
+    return 2;
+  }
+  if (q->redo && ftruncate(lockfd, 0) != 0) {
+    fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
+    close(lockfd);
+    return 1;
+  }
   struct stat st;
   int fresh = stat(outpath, &st) != 0 || st.st_size == 0;
   if (!fresh) {
@@ -187,12 +264,14 @@ int cs_bench_run(cs_bench_req *q) {
               "collsim bench: %s holds results of another configuration (its first line "
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
               outpath, header);
+      close(lockfd);
       return 2;
     }
   } else {
     FILE *f = fopen(outpath, "w");
     if (!f) {
-      fprintf(stderr, "collsim bench: cannot write %s\n", outpath);
+      fprintf(stderr, "collsim bench: cannot write %s: %s\n", outpath, strerror(errno));
+      close(lockfd);
       return 1;
     }
     fputs(header, f);
@@ -281,7 +360,8 @@ int cs_bench_run(cs_bench_req *q) {
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
   }
-  for (int i = 0; i < nj && rc == 0; i++) {
+  cs_catch_interrupts(1);
+  for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
     if (!q->quiet)
       fprintf(stderr, "collsim bench: %s %s on %d ranks (%d/%d)\n", cs_colls[q->coll].name,
               jobname[i], q->np, i + 1, nj);
@@ -299,6 +379,7 @@ int cs_bench_run(cs_bench_req *q) {
               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
               (double)ru.ru_maxrss / 1024.0);
     }
+    if (cs_interrupted()) break;
     if (!WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0) {
       fprintf(stderr, "collsim bench: the run failed:");
       for (int k = 0; k < jobs[i].args.n; k++) fprintf(stderr, " %s", jobs[i].args.v[k]);
@@ -313,19 +394,25 @@ int cs_bench_run(cs_bench_req *q) {
       rc = 1;
     }
   }
+  cs_catch_interrupts(0);
   for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
   free(jobs);
   cs_rm_tree(tmp2);
-  if (!q->out) {
+  if (cs_interrupted()) rc = bench_interrupted(outpath, header, q->out != NULL);
+  if (rc == 0 && q->osu) bench_print_osu(q, outpath, stdout);
+  if (!q->out && !q->osu) {
     FILE *f = fopen(outpath, "r");
     char buf[4096];
     size_t n;
     while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
     if (f) fclose(f);
+  }
+  if (!q->out) {
     cs_rm_tree(tmpdir);
   } else if (!q->quiet && rc == 0) {
     fprintf(stderr, "collsim bench: results in %s\n", outpath);
   }
+  close(lockfd);
   return rc;
 }
 
@@ -364,7 +451,8 @@ static void bench_usage(FILE *f) {
           "                     [--out FILE] [options]\n"
           "Times collective C with each algorithm for each size, as the slowest process\n"
           "from a common start, and writes CSV (docs/csv.md). A killed run resumes: rows\n"
-          "already in FILE are kept and not run again (--redo starts over).\n"
+          "already in FILE are kept and not run again (--redo starts over). Ctrl-C (SIGINT)\n"
+          "or SIGTERM ends the run with status 130, keeping the finished rows.\n"
           "  --platform F     SimGrid platform file (F.hostfile beside it places the ranks)\n"
           "                   or a named machine: hydra, irene, theta, vsc3, bluewaters\n"
           "  --np P           number of ranks\n"
@@ -373,7 +461,12 @@ static void bench_usage(FILE *f) {
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
           "                   default, ompi, mpich, mvapich2, impi, automatic)\n"
           "  --bytes LIST     total message sizes m: 8,1K,16M or ranges 1-16M:x2, 0-4K:+512\n"
-          "  --out FILE       append rows to FILE (default: print the CSV)\n"
+          "  --out FILE       append rows to FILE (default: print the CSV); one run at a\n"
+          "                   time may write FILE (a second one is refused: it is locked)\n"
+          "  --format F       what is printed: csv (default), osu (OSU micro-benchmarks'\n"
+          "                   table: Size, Avg Latency(us); Size per process for allgather,\n"
+          "                   gather, scatter and their v forms, as OSU's), osu-full (also\n"
+          "                   Min, Max Latency(us) and Iterations = reps)\n"
           "  --backend B      smpi (default) or mpi (mpirun on this machine)\n"
           "  --hostfile H     hostfile (smpi: default F.hostfile; mpi: passed to mpirun)\n"
           "  --reps R         measured repetitions (smpi: 1, deterministic; mpi: 30)\n"
@@ -427,9 +520,9 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       }
     }
     static const char *valued[] = {
-        "--platform", "--np",      "--coll",     "--algos",  "--algo",   "--bytes",
-        "--out",      "--backend", "--hostfile", "--reps",   "--warmup", "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples"};
+        "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
+        "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
+        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--format"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -478,6 +571,14 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       q->layout = v;
     else if (!strcmp(o, "--samples"))
       q->samples = v;
+    else if (!strcmp(o, "--format")) {
+      if (!strcmp(v, "csv") || !strcmp(v, "osu") || !strcmp(v, "osu-full"))
+        q->osu = !strcmp(v, "osu") ? 1 : !strcmp(v, "osu-full") ? 2 : 0;
+      else {
+        fprintf(stderr, "collsim %s: --format %s unknown (valid: csv, osu, osu-full)\n", cmd, v);
+        return 2;
+      }
+    }
   }
   if (!coll || !q->np) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);

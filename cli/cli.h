@@ -26,6 +26,19 @@ typedef struct {
   int np; /* the job's number of ranks */
 } job_t;
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx);
+/* With on = 1, SIGINT and SIGTERM no longer end collsim: cs_run_jobs passes
+ * them on to its running jobs (each in its own process group), starts no
+ * more, and cs_interrupted() returns the signal; on = 0 restores. The
+ * caller keeps what finished and exits CS_EXIT_INTERRUPTED. */
+void cs_catch_interrupts(int on);
+int cs_interrupted(void);
+#define CS_EXIT_INTERRUPTED 130
+
+/* Opens path for a writer of results (created if missing) and locks it
+ * against other collsim writers (flock, released when fd is closed).
+ * Returns the descriptor, or -1 after a message: "cannot write PATH: why",
+ * or that another run holds it. */
+int cs_lock_output(const char *cmd, const char *path);
 
 /* The launcher part of a driver command line (the caller adds its own
  * options, then the driver): smpirun on a platform (hosts may be NULL;

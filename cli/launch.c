@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +71,36 @@ void cs_rm_tree(const char *dir) {
   if (system(cmd) != 0) fprintf(stderr, "collsim: could not remove %s\n", dir);
 }
 
+/* ---- interrupts: SIGINT/SIGTERM end the running jobs, the caller keeps what
+ * they finished ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+static struct sigaction old_int, old_term;
+
+static void on_interrupt(int sig) { interrupted = sig; }
+
+void cs_catch_interrupts(int on) {
+  if (on) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: wait() returns EINTR */
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  } else {
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+  }
+}
+
+int cs_interrupted(void) { return interrupted; }
+
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx) {
-  int next = 0, running = 0;
+  int next = 0, running = 0, forwarded = 0;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
@@ -84,6 +111,10 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
         return -1;
       }
       if (pid == 0) {
+        /* Its own process group: an interrupt reaches the whole job (smpirun
+         * is a script) through the forwarding below, whether it came from
+         * the terminal or from kill. */
+        setpgid(0, 0);
         int fo = open(j->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int fe = open(j->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fo < 0 || fe < 0) _exit(127);
@@ -94,10 +125,18 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
         _exit(127);
       }
       j->pid = pid;
+      setpgid(pid, pid);
       running++;
+    }
+    if (interrupted && !forwarded) { /* pass it on, start nothing more */
+      for (int i = 0; i < n; i++)
+        if (jobs[i].pid > 0) kill(-jobs[i].pid, SIGINT);
+      forwarded = 1;
+      next = n;
     }
     int status;
     pid_t pid = wait(&status);
+    if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
     for (int i = 0; i < n; i++)
       if (jobs[i].pid == pid) {

@@ -2,7 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "platgen.h"
@@ -165,4 +168,25 @@ int cs_mkdir_p(const char *path) {
   if (mkdir(d, 0777) && errno != EEXIST) return -1;
   struct stat st;
   return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+int cs_lock_output(const char *cmd, const char *path) {
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return -1;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    close(fd);
+    if (e == EWOULDBLOCK)
+      fprintf(stderr,
+              "collsim %s: %s is being written by another collsim run (it holds the file's "
+              "lock); wait for that run to end, or give another --out\n",
+              cmd, path);
+    else
+      fprintf(stderr, "collsim %s: cannot lock %s: %s\n", cmd, path, strerror(e));
+    return -1;
+  }
+  return fd;
 }

@@ -117,3 +117,8 @@ add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})
 # SMPI's own algorithm names (algos/smpi.def, collsim list --smpi) are what the
 # installed SimGrid accepts; a bad native:NAME is refused before launch.
 add_test(NAME smpi_names COMMAND bash ${T}/smpi_names.sh ${CLI})
+
+# bench conventions: SIGINT -> status 130, finished rows kept, resume without
+# duplicates; a second writer of one CSV refused (flock); --format osu.
+add_test(NAME bench_interrupt COMMAND bash ${T}/bench_interrupt.sh ${CLI})
+set_tests_properties(bench_interrupt PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
