@@ -4,6 +4,7 @@
  * linking them (results/demo/report.md). Resumes what a previous run
  * finished unless --redo. */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,14 +113,14 @@ int cmd_demo(int argc, char **argv) {
   t0 = 0;
   t0 = elapsed();
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim demo: cannot create %s\n", dir);
+    fprintf(stderr, "collsim demo: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
   char path[4300], logpath[4300];
   snprintf(logpath, sizeof logpath, "%s/demo.log", dir);
   FILE *log = fopen(logpath, "a");
   if (!log) {
-    fprintf(stderr, "collsim demo: cannot write %s\n", logpath);
+    fprintf(stderr, "collsim demo: cannot write %s: %s\n", logpath, strerror(errno));
     return 1;
   }
   int rc = 0;

@@ -200,7 +200,7 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
     snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o->np);
   }
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim guidelines: cannot create %s\n", dir);
+    fprintf(stderr, "collsim guidelines: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
 
@@ -243,7 +243,7 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   snprintf(path, sizeof path, "%s/violations.md", dir);
   FILE *md = fopen(path, "w");
   if (!csv || !md) {
-    fprintf(stderr, "collsim guidelines: cannot write into %s\n", dir);
+    fprintf(stderr, "collsim guidelines: cannot write into %s: %s\n", dir, strerror(errno));
     if (csv) fclose(csv);
     if (md) fclose(md);
     return 1;

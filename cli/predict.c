@@ -1,6 +1,7 @@
 /* ./collsim predict and ./collsim table1: the paper's formula, collsim's
  * exact model and SMPI's simulated time side by side. */
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +183,7 @@ int cmd_predict(int argc, char **argv) {
   if (rc == 0) {
     FILE *out = q.out ? fopen(q.out, "w") : stdout;
     if (!out) {
-      fprintf(stderr, "collsim predict: cannot write %s\n", q.out);
+      fprintf(stderr, "collsim predict: cannot write %s: %s\n", q.out, strerror(errno));
       rc = 1;
     } else {
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
@@ -283,7 +284,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
   snprintf(rows, sizeof rows, "%s/table1.csv", dir);
   FILE *all = fopen(csv ? csv : rows, "w");
   if (!all) {
-    fprintf(stderr, "collsim table1: cannot write %s\n", csv ? csv : rows);
+    fprintf(stderr, "collsim table1: cannot write %s: %s\n", csv ? csv : rows, strerror(errno));
     cs_rm_tree(dir);
     return 1;
   }

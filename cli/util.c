@@ -71,7 +71,7 @@ int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *h
     return -1;
   }
   int rc = cs_write_platform_files(&pl, xml, hostfile);
-  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s\n", dir);
+  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s: %s\n", dir, strerror(errno));
   return rc;
 }
 
@@ -83,8 +83,13 @@ int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *
   return rc;
 }
 
+/* The largest size --bytes takes (sizes are counted in longs, but a call's
+ * count is a C int and the driver's buffers are allocated whole). */
+#define CS_MAX_BYTES 4000000000.0
+
 /* One size: digits with an optional binary suffix K, M, G (KiB, MiB, GiB)
- * and an optional trailing B. */
+ * and an optional trailing B. Returns 0, -1 (not a size) or -2 (above
+ * CS_MAX_BYTES). */
 static int parse_size(const char *s, const char **end, long *v) {
   char *e;
   double x = strtod(s, &e);
@@ -101,23 +106,24 @@ static int parse_size(const char *s, const char **end, long *v) {
   else if (*e == 'B')
     e++;
   x *= mul;
-  if (x != (double)(long)x || x > 4e9) return -1;
+  if (x > CS_MAX_BYTES) return -2;
+  if (x != (double)(long)x) return -1;
   *v = (long)x;
   *end = e;
   return 0;
 }
 
 int cs_parse_sizes(const char *s, long *out, int max) {
-  int n = 0;
+  int n = 0, r = 0;
   const char *p = s;
   while (*p) {
     long a, b;
     const char *e;
-    if (parse_size(p, &e, &a)) goto bad;
+    if ((r = parse_size(p, &e, &a)) != 0) goto bad;
     b = a;
     double factor = 2, step = 0;
     if (*e == '-') {
-      if (parse_size(e + 1, &e, &b) || b < a) goto bad;
+      if ((r = parse_size(e + 1, &e, &b)) != 0 || b < a) goto bad;
       if (*e == ':') {
         char *q;
         if (e[1] == 'x' || e[1] == '*') {
@@ -149,6 +155,13 @@ int cs_parse_sizes(const char *s, long *out, int max) {
   if (n == 0) goto bad;
   return n;
 bad:
+  if (r == -2) {
+    fprintf(stderr,
+            "collsim: --bytes '%s': a size is above the limit of %.0f bytes (3.72 GiB; 3G "
+            "is the largest G size)\n",
+            s, CS_MAX_BYTES);
+    return -1;
+  }
   fprintf(stderr,
           "collsim: --bytes '%s': expected sizes in bytes with optional suffix K, M, G "
           "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",

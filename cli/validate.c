@@ -2,6 +2,7 @@
  * SMPI on a (calibrated) platform, measure it with mpirun, and report the
  * relative error of each prediction (docs/csv.md "validate"). */
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,7 @@ int cmd_validate(int argc, char **argv) {
   if (!exact) fprintf(stderr, "collsim validate: note: the model is a %s\n", approx);
   char cmd[8400];
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim validate: cannot create %s\n", dir);
+    fprintf(stderr, "collsim validate: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
   /* Simulated and measured runs: resumable bench CSVs in DIR. */
@@ -102,7 +103,7 @@ int cmd_validate(int argc, char **argv) {
   snprintf(md, sizeof md, "%s/validate-%s-p%d.md", dir, cs_colls[q.coll].name, q.np);
   FILE *f = fopen(csv, "w");
   if (!f) {
-    fprintf(stderr, "collsim validate: cannot write %s\n", csv);
+    fprintf(stderr, "collsim validate: cannot write %s: %s\n", csv, strerror(errno));
     return 1;
   }
   cs_csv_validate_comment(f, q.xml, q.np);
