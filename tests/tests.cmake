@@ -122,3 +122,8 @@ add_test(NAME smpi_names COMMAND bash ${T}/smpi_names.sh ${CLI})
 # duplicates; a second writer of one CSV refused (flock); --format osu.
 add_test(NAME bench_interrupt COMMAND bash ${T}/bench_interrupt.sh ${CLI})
 set_tests_properties(bench_interrupt PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# The PMPI library names a misspelled COLLSIM_* variable (pmpi/pmpi.cmake
+# builds the app and the library).
+add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>
+                               $<TARGET_FILE:collsim-pmpi>)
