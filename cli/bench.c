@@ -52,23 +52,13 @@ int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *
       snprintf(hosts, len, "%s.hostfile", xml);
   }
   if (stat(hosts, &st) != 0) {
-    fprintf(stderr, "collsim: no hostfile %s for platform %s (give --hostfile FILE)\n", hosts, xml);
-    return -1;
+    if (hostfile) {
+      fprintf(stderr, "collsim: no hostfile %s: %s\n", hosts, strerror(errno));
+      return -1;
+    }
+    hosts[0] = '\0'; /* the default placement (cs_place_ranks) */
   }
   return 0;
-}
-
-static int count_lines(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  int n = 0, c, last = '\n';
-  while ((c = fgetc(f)) != EOF) {
-    if (c == '\n') n++;
-    last = c;
-  }
-  if (last != '\n') n++;
-  fclose(f);
-  return n;
 }
 
 typedef struct {
@@ -124,7 +114,8 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
                      q->root,
                      q->inplace,
                      q->reps,
-                     q->warmup};
+                     q->warmup,
+                     q->keep_network ? "smpi" : NULL};
   cs_csv_bench_comment(buf, len, &m);
 }
 
@@ -172,6 +163,26 @@ static void bench_print_osu(const cs_bench_req *q, const char *path, FILE *out) 
   }
 }
 
+/* The comment lines that state what a simulated run applied: the smpirun
+ * settings (collsim's exact-timing flags or, with --smpi-network, SMPI's own
+ * network model, then --cfg), the placement when collsim chose it, and the
+ * gamma of local work. */
+static void bench_settings(FILE *f, const cs_bench_req *q, const char *placement, double gamma) {
+  char flags[2048];
+  cs_timing_flags(q->keep_network, flags, sizeof flags);
+  if (q->cfg) {
+    size_t n = strlen(flags);
+    snprintf(flags + n, sizeof flags - n, " %s", q->cfg);
+  }
+  cs_csv_smpi_cfg(f, flags);
+  if (placement[0]) cs_csv_note(f, "placement", placement);
+  if (gamma >= 0) {
+    char g[64];
+    snprintf(g, sizeof g, "%.6g s/byte", gamma);
+    cs_csv_note(f, "gamma", g);
+  }
+}
+
 static void count_row(const char *algo, long bytes, void *c) {
   (void)algo;
   (void)bytes;
@@ -207,15 +218,14 @@ int cs_bench_run(cs_bench_req *q) {
   if (q->reps < 0) q->reps = q->smpi ? 1 : 30;
   if (q->warmup < 0) q->warmup = q->smpi ? 0 : 3;
   if (q->time_limit < 0) q->time_limit = q->smpi ? 0 : 10;
+  char placement[512] = "";
+  double gamma = -1;
   if (q->smpi) {
-    int hosts = count_lines(q->hosts);
-    if (hosts < q->np) {
-      fprintf(stderr,
-              "collsim bench: %s places %d ranks, --np %d asks for more (SMPI would wrap "
-              "ranks onto hosts; generate a larger platform)\n",
-              q->hosts, hosts, q->np);
+    /* Before anything is written or launched: the hosts exist, enough ranks. */
+    if (cs_place_ranks("bench", q->xml, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
+                       sizeof placement))
       return 2;
-    }
+    gamma = cs_platform_gamma("bench", q->xml, q->quiet);
   }
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
@@ -275,7 +285,7 @@ int cs_bench_run(cs_bench_req *q) {
       return 1;
     }
     fputs(header, f);
-    if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags());
+    if (q->smpi) bench_settings(f, q, placement, gamma);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }
@@ -309,7 +319,7 @@ int cs_bench_run(cs_bench_req *q) {
     snprintf(j->err, sizeof j->err, "%s/job%d.err", tmp2, a);
     const char *name = q->algos[a];
     if (q->smpi) {
-      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, 1);
+      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, q->keep_network ? 2 : 1);
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
@@ -453,8 +463,10 @@ static void bench_usage(FILE *f) {
           "from a common start, and writes CSV (docs/csv.md). A killed run resumes: rows\n"
           "already in FILE are kept and not run again (--redo starts over). Ctrl-C (SIGINT)\n"
           "or SIGTERM ends the run with status 130, keeping the finished rows.\n"
-          "  --platform F     SimGrid platform file (F.hostfile beside it places the ranks)\n"
-          "                   or a named machine: hydra, irene, theta, vsc3, bluewaters\n"
+          "  --platform F     any SimGrid platform file, or a named machine: hydra, irene,\n"
+          "                   theta, vsc3, bluewaters. Ranks are placed by --hostfile, else\n"
+          "                   F.hostfile beside it, else by default: each host's cores in\n"
+          "                   turn, hosts in natural name order (node-2 before node-10)\n"
           "  --np P           number of ranks\n"
           "  --coll C         collective (see collsim list)\n"
           "  --algos LIST     registry names (collsim list), native (the library),\n"
@@ -468,7 +480,8 @@ static void bench_usage(FILE *f) {
           "                   gather, scatter and their v forms, as OSU's), osu-full (also\n"
           "                   Min, Max Latency(us) and Iterations = reps)\n"
           "  --backend B      smpi (default) or mpi (mpirun on this machine)\n"
-          "  --hostfile H     hostfile (smpi: default F.hostfile; mpi: passed to mpirun)\n"
+          "  --hostfile H     hostfile (smpi: lines 'host' or 'host:N' (N ranks), names\n"
+          "                   checked against F before launch; mpi: passed to mpirun)\n"
           "  --reps R         measured repetitions (smpi: 1, deterministic; mpi: 30)\n"
           "  --warmup W       discarded repetitions (smpi: 0; mpi: 3)\n"
           "  --time-limit S   stop repeating an (algorithm, size) after S s (mpi: 10)\n"
@@ -476,6 +489,10 @@ static void bench_usage(FILE *f) {
           "  --root R         root of rooted collectives (0)\n"
           "  --in-place       use MPI_IN_PLACE\n"
           "  --cfg \"...\"      extra smpirun options, e.g. \"--cfg=smpi/allreduce:rab\"\n"
+          "  --smpi-network   keep SMPI's own network model (smpirun's default) instead of\n"
+          "                   collsim's exact-timing settings (collsim platform --print-flags;\n"
+          "                   docs/byo-platform.md); the CSV's '# smpi-cfg:' line records\n"
+          "                   what was applied\n"
           "  --layout L       reduce_scatter blocks: even (default) or single (all counts\n"
           "                   0 but the root's, which is m)\n"
           "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
@@ -509,6 +526,10 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     }
     if (!strcmp(o, "--stats")) {
       q->stats = 1;
+      continue;
+    }
+    if (!strcmp(o, "--smpi-network")) {
+      q->keep_network = 1;
       continue;
     }
     if (extra) {

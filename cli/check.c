@@ -138,10 +138,8 @@ int cmd_check(int argc, char **argv) {
     OPT("--np", np)
     OPT("--coll", colls)
     OPT("--algo", algos)
-    OPT("--count", count)
-    OPT("--counts", counts)
-    OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
-        OPT("--backend", backend) OPT("--comm", comms)
+    OPT("--count", count) OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root)
+        OPT("--type", type) OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;

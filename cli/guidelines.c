@@ -43,7 +43,9 @@ static void usage(FILE *f) {
           "  Scan <= Exscan + local reduce (gamma * m, gamma of the platform).\n"
           "Writes DIR/guidelines.csv (docs/csv.md), DIR/violations.md (also printed) and one\n"
           "resumable bench CSV per collective in DIR.\n"
-          "  --platform F     SimGrid platform (F.hostfile beside it) or a named machine\n"
+          "  --platform F     any SimGrid platform (ranks placed as by collsim bench: F.hostfile\n"
+          "                   beside it, --hostfile, or each host's cores in turn) or a\n"
+          "                   named machine\n"
           "  --np P           number of ranks\n"
           "  --bytes LIST     total message sizes m (8,1K,1M or 1K-1M:x4)\n"
           "  --lib SEL        SMPI selector of the library side: default (default), ompi,\n"
@@ -176,13 +178,10 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   if (o->platform) {
     if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
       return 2;
-    cs_platform pl;
-    char err[512];
-    if (cs_platform_read(base.xml, &pl, err, sizeof err)) {
-      fprintf(stderr, "collsim guidelines: %s: %s\n", base.xml, err);
-      return 2;
-    }
-    gamma = pl.gamma;
+    /* Any SimGrid platform: a foreign one's gamma is what its host speed
+     * implies (said on stderr). */
+    gamma = cs_platform_gamma("guidelines", base.xml, o->quiet);
+    if (gamma < 0) return 2;
   } else {
     fprintf(stderr,
             "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "

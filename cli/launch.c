@@ -180,7 +180,7 @@ void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int 
   argv_add(a, "--log=root.thres:warning");
   if (timing) {
     char flags[1024];
-    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags());
+    cs_timing_flags(timing == 2, flags, sizeof flags);
     for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
       argv_add(a, "%s", t);
   } else {

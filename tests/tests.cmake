@@ -127,3 +127,9 @@ set_tests_properties(bench_interrupt PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 # builds the app and the library).
 add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>
                                $<TARGET_FILE:collsim-pmpi>)
+
+# Any SimGrid platform: SimGrid's own example files (tests/platforms/, no
+# hostfile, no collsim-model line) with bench, predict --model and guidelines;
+# host:N hostfile lines, unknown hosts, --smpi-network (docs/byo-platform.md).
+add_test(NAME foreign_platform COMMAND bash ${T}/foreign_platform.sh ${CLI} ${T}/platforms)
+set_tests_properties(foreign_platform PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
