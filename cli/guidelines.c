@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "findings.h"
 #include "guidelines.h"
 #include "platgen.h"
 #include "registry.h"
@@ -138,6 +139,22 @@ int cmd_guidelines(int argc, char **argv) {
   return cs_guidelines_run(&o, stdout);
 }
 
+/* The summary violations.md opens with (findings/findings.h): violations
+ * per side and the worst, computed from the guidelines.csv just written. */
+static void gl_summary(FILE *md, const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%.4200s/guidelines.csv", dir);
+  cs_gl_findings g;
+  char err[4400];
+  fprintf(md, "## Summary\n\n");
+  if (cs_gl_find(path, &g, err, sizeof err))
+    fprintf(md, "(%s)\n\n", err);
+  else {
+    cs_findings_gl_md(md, NULL, &g);
+    fprintf(md, "\n");
+  }
+}
+
 int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   int smpi = !strcmp(o->backend, "smpi");
   if (!smpi && strcmp(o->backend, "mpi")) {
@@ -251,9 +268,10 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
                    gamma};
   static char mdbuf[1 << 16];
   int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
+  fclose(csv);
+  gl_summary(md, dir);
   fputs(mdbuf, md);
   fputs(mdbuf, out);
-  fclose(csv);
   fclose(md);
   if (!o->quiet)
     fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);

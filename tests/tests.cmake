@@ -133,3 +133,9 @@ add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>
 # host:N hostfile lines, unknown hosts, --smpi-network (docs/byo-platform.md).
 add_test(NAME foreign_platform COMMAND bash ${T}/foreign_platform.sh ${CLI} ${T}/platforms)
 set_tests_properties(foreign_platform PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# Report findings (findings/): winners, ratios, bands, crossovers, anomalies
+# and guideline violations equal the numbers of CSVs written for the test.
+add_executable(test_findings ${T}/test_findings.c)
+target_link_libraries(test_findings collsim_analysis m)
+add_test(NAME findings COMMAND test_findings)
