@@ -51,7 +51,7 @@ static void usage(FILE *f) {
           "usage: collsim demo [--redo] [--quick] [--out DIR]\n"
           "The default study, written into DIR (results/demo):\n"
           "  1. table1 --np 33: Table I formula, exact model and simulation (table1.csv)\n"
-          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 4 MiB (x4), with\n"
+          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 2 MiB (x4), with\n"
           "     %s (and %s) against lib:default,\n"
           "     lib:ompi, lib:mpich, on a hydra-like 8 x 4 machine and on an abg machine with\n"
           "     p = 33\n"
