@@ -1105,16 +1105,6 @@ static void plan_validate(long g0, long g1) {
   pa_str(p, "yfmt", log_yfmt(dlo, dhi));
 }
 
-/* A guideline's title: its statement from the table (guidelines.h), e.g.
- * "(4) Allreduce <= Reduce_scatter + Allgatherv", not its internal id. */
-static const char *guide_title(const char *id) {
-  int n;
-  const cs_guideline *g = cs_guidelines(&n);
-  for (int i = 0; i < n; i++)
-    if (!strcmp(g[i].id, id)) return g[i].desc;
-  return id;
-}
-
 /* A series' legend: "lhs / rhs", led by the side when the file has one; a
  * side whose pairing changes with the size says how many it has. */
 static void guide_series_title(char *t, size_t len, long s0, long s1) {
@@ -1139,7 +1129,7 @@ static void plan_guide(long g0, long g1) {
   const rec *r0 = &recs[g0];
   char ttl[800], suf[300], vl[2000] = "", tmp[64];
   const char *pl = files[r0->file].platform;
-  snprintf(ttl, sizeof ttl, "%s%s%s, p = %ld", guide_title(r0->s[0]), pl[0] ? " on " : "", pl,
+  snprintf(ttl, sizeof ttl, "%s%s%s, p = %ld", cs_guideline_desc(r0->s[0]), pl[0] ? " on " : "", pl,
            r0->p);
   name_suffix(suf, sizeof suf, r0);
   picture *p = NULL;

@@ -322,21 +322,14 @@ int cs_gl_find(const char *path, cs_gl_findings *g, char *err, size_t errlen) {
   return 0;
 }
 
-static const char *gl_desc(const char *id) {
-  int n;
-  const cs_guideline *t = cs_guidelines(&n);
-  for (int i = 0; i < n; i++)
-    if (!strcmp(t[i].id, id)) return t[i].desc;
-  return id;
-}
-
 void cs_findings_gl_md(FILE *md, const char *machine, const cs_gl_findings *g) {
   char b[32];
   for (int s = 0; s < g->nsides; s++) {
     fprintf(md, "- %s%s%s: %d of %d comparisons violated", machine ? machine : "",
             machine ? ", side " : "side ", g->side[s], g->violated[s], g->compared[s]);
     for (int k = 0; k < g->nworst[s]; k++)
-      fprintf(md, "%s%s at %s (ratio %.2f)", k ? "; " : "; worst: ", gl_desc(g->worst[s][k].id),
+      fprintf(md, "%s%s at %s (ratio %.2f)",
+              k ? "; " : "; worst: ", cs_guideline_desc(g->worst[s][k].id),
               cs_fmt_bytes((double)g->worst[s][k].bytes, b, sizeof b), g->worst[s][k].ratio);
     fprintf(md, "\n");
   }
