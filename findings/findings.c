@@ -34,6 +34,9 @@ int cs_algo_is_library(const char *algo) {
 
 /* ---- bench files ------------------------------------------------------------------ */
 
+static const char *ran_col;
+void cs_findings_ran_column(const char *name) { ran_col = name; }
+
 static int index_of_size(cs_bench_table *tb, long b) {
   for (int i = 0; i < tb->nsizes; i++)
     if (tb->bytes[i] == b) return i;
@@ -41,11 +44,17 @@ static int index_of_size(cs_bench_table *tb, long b) {
   int i = tb->nsizes++;
   while (i > 0 && tb->bytes[i - 1] > b) { /* keep ascending: shift the larger ones */
     tb->bytes[i] = tb->bytes[i - 1];
-    for (int a = 0; a < CS_FIND_MAXALGOS; a++) tb->t[a][i] = tb->t[a][i - 1];
+    for (int a = 0; a < CS_FIND_MAXALGOS; a++) {
+      tb->t[a][i] = tb->t[a][i - 1];
+      memcpy(tb->ran[a][i], tb->ran[a][i - 1], sizeof tb->ran[a][i]);
+    }
     i--;
   }
   tb->bytes[i] = b;
-  for (int a = 0; a < CS_FIND_MAXALGOS; a++) tb->t[a][i] = NAN;
+  for (int a = 0; a < CS_FIND_MAXALGOS; a++) {
+    tb->t[a][i] = NAN;
+    tb->ran[a][i][0] = '\0';
+  }
   return i;
 }
 
@@ -66,7 +75,7 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
     snprintf(err, errlen, "cannot read %s", path);
     return -1;
   }
-  int k, col[CS_BENCH_NCOL], have = 0, rows = 0;
+  int k, col[CS_BENCH_NCOL], have = 0, rows = 0, icran = -1;
   while ((k = cs_csv_next(&r)) != 0) {
     if (k != 1) continue;
     if (!have) {
@@ -78,6 +87,7 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
         return -1;
       }
       have = 1;
+      icran = ran_col ? cs_csv_col(&r, ran_col) : -1;
     }
     const char *c = cs_csv_get(&r, col[CS_BENCH_COLL]), *a = cs_csv_get(&r, col[CS_BENCH_ALGO]),
                *p = cs_csv_get(&r, col[CS_BENCH_P]), *b = cs_csv_get(&r, col[CS_BENCH_BYTES]),
@@ -89,6 +99,8 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
     int ai = index_of_algo(tb, a), si = index_of_size(tb, (long)bv);
     if (ai < 0 || si < 0) continue;
     tb->t[ai][si] = mv; /* a later row of the same case replaces an earlier one */
+    const char *ran = cs_csv_get(&r, icran);
+    snprintf(tb->ran[ai][si], sizeof tb->ran[ai][si], "%s", ran ? ran : "");
     rows++;
   }
   cs_csv_close(&r);
@@ -127,9 +139,13 @@ static int timed_count(const cs_bench_table *tb, int i) {
   return n;
 }
 
-static void add_anom(cs_bench_findings *f, int kind, int a, int i, double t, double tp, double tn) {
+static void add_anom(cs_bench_findings *f, int kind, int a, int i, int prev, int next,
+                     const cs_bench_table *tb) {
   if (f->nanom == CS_FIND_MAXANOM) return;
-  f->anom[f->nanom++] = (cs_anomaly){kind, a, i, t, tp, tn};
+  cs_anomaly x = {kind, a, i, prev, next, tb->t[a][i], NAN, NAN};
+  if (prev >= 0) x.t_prev = tb->t[a][prev];
+  if (next >= 0) x.t_next = tb->t[a][next];
+  f->anom[f->nanom++] = x;
 }
 
 void cs_bench_find(const cs_bench_table *tb, cs_bench_findings *f) {
@@ -177,7 +193,7 @@ void cs_bench_find(const cs_bench_table *tb, cs_bench_findings *f) {
       double t = tb->t[a][i];
       if (isnan(t)) continue;
       if (tb->bytes[i] <= 0) {
-        add_anom(f, CS_ANOM_ZERO_BYTES, a, i, t, NAN, NAN);
+        add_anom(f, CS_ANOM_ZERO_BYTES, a, i, -1, -1, tb);
         continue;
       }
       int next = -1;
@@ -186,9 +202,9 @@ void cs_bench_find(const cs_bench_table *tb, cs_bench_findings *f) {
       if (prev >= 0 && next >= 0) {
         double tp = tb->t[a][prev], tn = tb->t[a][next];
         if (t > CS_FIND_SPIKE * tp && t > CS_FIND_SPIKE * tn)
-          add_anom(f, CS_ANOM_SPIKE, a, i, t, tp, tn);
+          add_anom(f, CS_ANOM_SPIKE, a, i, prev, next, tb);
         else if (t * CS_FIND_SPIKE < tp && t * CS_FIND_SPIKE < tn)
-          add_anom(f, CS_ANOM_DIP, a, i, t, tp, tn);
+          add_anom(f, CS_ANOM_DIP, a, i, prev, next, tb);
       }
       prev = i;
     }
@@ -247,6 +263,17 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
     const cs_anomaly *x = &f->anom[k];
     if (x->kind == CS_ANOM_ZERO_BYTES) {
       zero++;
+      continue;
+    }
+    const char *rp = tb->ran[x->algo][x->prev], *rh = tb->ran[x->algo][x->size],
+               *rn = tb->ran[x->algo][x->next];
+    if (rh[0] && (strcmp(rh, rp) || strcmp(rh, rn))) {
+      fprintf(md,
+              "- Anomaly, explained: %s at %s takes %s (%s before, %s after): the algorithm "
+              "that ran there is %s, against %s before and %s after.\n",
+              tb->algo[x->algo], cs_fmt_bytes((double)tb->bytes[x->size], b1, sizeof b1),
+              cs_fmt_time(x->t, t1, sizeof t1), cs_fmt_time(x->t_prev, t2, sizeof t2),
+              cs_fmt_time(x->t_next, b2, sizeof b2), rh, rp[0] ? rp : "?", rn[0] ? rn : "?");
       continue;
     }
     fprintf(md,
