@@ -200,9 +200,10 @@ int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, in
     if (rc == 0 && ranks < np) {
       fprintf(stderr,
               "collsim %s: %s places %ld ranks, --np %d asks for more (SMPI would wrap ranks "
-              "onto hosts; add lines, use 'host:N' for N ranks on a host, or a larger "
-              "platform)\n",
-              cmd, hosts, ranks, np);
+              "onto hosts); add lines to it ('host:N' puts N ranks on a host), or write a "
+              "larger platform: `./collsim calibrate --np %d --out %s` (a calibrated one) or "
+              "`./collsim platform KIND ... --out %s --hostfile %s` with room for %d ranks\n",
+              cmd, hosts, ranks, np, np, xml, xml, hosts, np);
       rc = -1;
     }
     if (rc == 0 && over && !quiet)
