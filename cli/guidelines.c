@@ -139,8 +139,9 @@ int cmd_guidelines(int argc, char **argv) {
   return cs_guidelines_run(&o, stdout);
 }
 
-/* The summary violations.md opens with (findings/findings.h): violations
- * per side and the worst, computed from the guidelines.csv just written. */
+/* The summary violations.md opens with, after its title (findings/
+ * findings.h): violations per side and the worst, computed from the
+ * guidelines.csv just written. */
 static void gl_summary(FILE *md, const char *dir) {
   char path[4300];
   snprintf(path, sizeof path, "%.4200s/guidelines.csv", dir);
@@ -269,9 +270,17 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   static char mdbuf[1 << 16];
   int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
   fclose(csv);
-  gl_summary(md, dir);
-  fputs(mdbuf, md);
-  fputs(mdbuf, out);
+  /* The report's title line, then the summary, then the violations: the
+   * same text in the file and on out. */
+  size_t title = strcspn(mdbuf, "\n");
+  if (mdbuf[title]) title++;
+  for (int k = 0; k < 2; k++) {
+    FILE *to = k ? out : md;
+    fwrite(mdbuf, 1, title, to);
+    fputs("\n", to);
+    gl_summary(to, dir);
+    fputs(mdbuf + title + (mdbuf[title] == '\n'), to);
+  }
   fclose(md);
   if (!o->quiet)
     fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);
