@@ -27,9 +27,8 @@ typedef struct {
 } job_t;
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx);
 /* With on = 1, SIGINT and SIGTERM no longer end collsim: cs_run_jobs passes
- * them on to its running jobs (each in its own process group), starts no
- * more, and cs_interrupted() returns the signal; on = 0 restores. The
- * caller keeps what finished and exits CS_EXIT_INTERRUPTED. */
+ * SIGINT on to its running jobs and their descendants, starts no more, and cs_interrupted() returns
+ * the signal; on = 0 restores. The caller keeps what finished and exits CS_EXIT_INTERRUPTED. */
 void cs_catch_interrupts(int on);
 int cs_interrupted(void);
 #define CS_EXIT_INTERRUPTED 130

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +98,35 @@ void cs_catch_interrupts(int on) {
 
 int cs_interrupted(void) { return interrupted; }
 
+/* The parent of process pid (from /proc/PID/stat), or -1. */
+static pid_t parent_of(pid_t pid) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *e = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+  int ppid;
+  return e && sscanf(e + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+}
+
+/* Sends sig to pid and all its descendants (smpirun is a script whose child
+ * runs the simulation). Jobs stay in collsim's process group, so a signal to
+ * the group (Ctrl-C, a scheduler's kill) reaches them as before; this covers
+ * a signal sent to collsim alone. */
+static void signal_tree(pid_t pid, int sig) {
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    pid_t c = (pid_t)atoi(e->d_name);
+    if (c > 0 && c != pid && parent_of(c) == pid) signal_tree(c, sig);
+  }
+  if (d) closedir(d);
+  kill(pid, sig);
+}
+
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx) {
@@ -111,10 +141,6 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
         return -1;
       }
       if (pid == 0) {
-        /* Its own process group: an interrupt reaches the whole job (smpirun
-         * is a script) through the forwarding below, whether it came from
-         * the terminal or from kill. */
-        setpgid(0, 0);
         int fo = open(j->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int fe = open(j->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fo < 0 || fe < 0) _exit(127);
@@ -125,12 +151,11 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
         _exit(127);
       }
       j->pid = pid;
-      setpgid(pid, pid);
       running++;
     }
     if (interrupted && !forwarded) { /* pass it on, start nothing more */
       for (int i = 0; i < n; i++)
-        if (jobs[i].pid > 0) kill(-jobs[i].pid, SIGINT);
+        if (jobs[i].pid > 0) signal_tree(jobs[i].pid, SIGINT);
       forwarded = 1;
       next = n;
     }
