@@ -44,7 +44,7 @@ void cs_print_algos(FILE *f, cs_coll coll) {
       fprintf(f, "%s%s", first ? "" : ", ", cs_algos[i].name);
       first = 0;
     }
-  fprintf(f, "%s native:NAME (an SMPI algorithm)", first ? "" : ",");
+  fprintf(f, "%s native:NAME (SMPI's algorithm NAME: collsim list --smpi)", first ? "" : ",");
 }
 
 static const char *restrictions(unsigned flags) {
@@ -139,4 +139,116 @@ int cs_algo_colour(const char *name) {
     if (!strcmp(a->name, name)) return n;
   }
   return -1;
+}
+
+/* ---- SMPI's own algorithms (algos/smpi.def) ---------------------------------- */
+
+typedef struct {
+  const char *key, *names;
+} smpi_row;
+
+static const smpi_row *smpi_row_of(cs_coll c) {
+  static smpi_row rows[CS_NCOLL];
+  static int init;
+  if (!init) {
+#define CS_SMPI(coll, key, names) rows[CS_##coll] = (smpi_row){key, names};
+#define CS_SMPI_SELECTORS(names)
+#include "smpi.def"
+#undef CS_SMPI
+#undef CS_SMPI_SELECTORS
+    init = 1;
+  }
+  return rows[c].key ? &rows[c] : NULL;
+}
+
+static const char smpi_selectors[] =
+#define CS_SMPI(coll, key, names)
+#define CS_SMPI_SELECTORS(names) names
+#include "smpi.def"
+#undef CS_SMPI
+#undef CS_SMPI_SELECTORS
+    ;
+
+const char *cs_smpi_cfg_key(cs_coll c) {
+  const smpi_row *r = smpi_row_of(c);
+  return r ? r->key : NULL;
+}
+
+/* Whether name is one of the comma-separated words of list. */
+static int in_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; n && *p;) {
+    size_t w = strcspn(p, ",");
+    if (w == n && !strncmp(p, name, n)) return 1;
+    p += w + (p[w] == ',');
+  }
+  return 0;
+}
+
+int cs_smpi_algo_valid(cs_coll c, const char *name) {
+  const smpi_row *r = smpi_row_of(c);
+  return r && in_list(r->names, name);
+}
+
+int cs_smpi_selector_valid(const char *name) { return in_list(smpi_selectors, name); }
+
+static void print_list(FILE *f, const char *list, const char *prefix, const char *sep) {
+  for (const char *p = list; *p;) {
+    size_t w = strcspn(p, ",");
+    fprintf(f, "%s%s%.*s", p == list ? "" : sep, prefix, (int)w, p);
+    p += w + (p[w] == ',');
+  }
+}
+
+void cs_print_smpi_algos(FILE *f, cs_coll c, const char *sep) {
+  const smpi_row *r = smpi_row_of(c);
+  if (r)
+    print_list(f, r->names, "", sep);
+  else
+    fprintf(f, "(none: SMPI has one %s algorithm and no setting; use native)", cs_colls[c].name);
+}
+
+void cs_print_smpi_selectors(FILE *f, const char *prefix, const char *sep) {
+  print_list(f, smpi_selectors, prefix, sep);
+}
+
+int cs_smpi_check_name(FILE *f, cs_coll c, const char *arg) {
+  if (!strncmp(arg, "lib:", 4)) {
+    if (cs_smpi_selector_valid(arg + 4)) return 0;
+    fprintf(f, "collsim: %s: unknown SMPI selector (valid: ", arg);
+    cs_print_smpi_selectors(f, "lib:", ", ");
+    fprintf(f, ")\n");
+    return -1;
+  }
+  if (strncmp(arg, "native:", 7)) return 0;
+  if (cs_smpi_algo_valid(c, arg + 7)) return 0;
+  if (!cs_smpi_cfg_key(c)) {
+    fprintf(f,
+            "collsim: %s: SMPI has one %s algorithm and no setting to choose another; use "
+            "native\n",
+            arg, cs_colls[c].name);
+    return -1;
+  }
+  fprintf(f,
+          "collsim: %s: SMPI 3.32 has no %s algorithm '%s' (valid: native:NAME with NAME one "
+          "of ",
+          arg, cs_colls[c].name, arg + 7);
+  cs_print_smpi_algos(f, c, ", ");
+  fprintf(f, "; collsim list --smpi lists them all)\n");
+  return -1;
+}
+
+void cs_smpi_print_list(FILE *f) {
+  fprintf(f,
+          "SMPI's own algorithms (SimGrid 3.32), for --algos native:NAME; selectors for "
+          "lib:NAME: ");
+  cs_print_smpi_selectors(f, "", ", ");
+  fprintf(f, "\n");
+  for (int c = 0; c < CS_NCOLL; c++) {
+    const char *key = cs_smpi_cfg_key((cs_coll)c);
+    fprintf(f, "%-21s ", cs_colls[c].name);
+    cs_print_smpi_algos(f, (cs_coll)c, " ");
+    if (key && strcmp(key, cs_colls[c].name)) fprintf(f, "  (SMPI's %s setting)", key);
+    fprintf(f, "\n");
+  }
 }

@@ -96,4 +96,24 @@ const cs_algo_info *cs_algo_baseline(cs_coll coll);
  * colour); -1 for a name no row has. */
 int cs_algo_colour(const char *name);
 
+
+/* SMPI's own algorithms (algos/smpi.def): the smpirun setting that selects
+ * collective c's algorithm ("allreduce" for --cfg=smpi/allreduce:NAME), or
+ * NULL if SMPI has one algorithm for it and no setting. */
+const char *cs_smpi_cfg_key(cs_coll c);
+/* Whether NAME is one of SMPI's algorithms for c. */
+int cs_smpi_algo_valid(cs_coll c, const char *name);
+/* Whether NAME is one of SMPI's selectors (lib:NAME). */
+int cs_smpi_selector_valid(const char *name);
+/* SMPI's algorithm names for c (sep between them), or "(none: ...)" when SMPI
+ * has no setting for it; and SMPI's selectors. */
+void cs_print_smpi_algos(FILE *f, cs_coll c, const char *sep);
+void cs_print_smpi_selectors(FILE *f, const char *prefix, const char *sep);
+/* Checks an algorithm argument that names the library: "native:NAME" (SMPI
+ * must have NAME for c) or "lib:SEL". Returns 0 if valid or not such a name,
+ * else -1 after printing, on f, what is valid. */
+int cs_smpi_check_name(FILE *f, cs_coll c, const char *arg);
+/* `collsim list --smpi`: every collective with SMPI's names for it. */
+void cs_smpi_print_list(FILE *f);
+
 #endif

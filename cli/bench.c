@@ -1,5 +1,6 @@
 /* ./collsim bench, predict and table1: timing runs of the driver on a
  * platform (SMPI) or a real MPI library, and the models beside them. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,23 +52,13 @@ int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *
       snprintf(hosts, len, "%s.hostfile", xml);
   }
   if (stat(hosts, &st) != 0) {
-    fprintf(stderr, "collsim: no hostfile %s for platform %s (give --hostfile FILE)\n", hosts, xml);
-    return -1;
+    if (hostfile) {
+      fprintf(stderr, "collsim: no hostfile %s: %s\n", hosts, strerror(errno));
+      return -1;
+    }
+    hosts[0] = '\0'; /* the default placement (cs_place_ranks) */
   }
   return 0;
-}
-
-static int count_lines(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return -1;
-  int n = 0, c, last = '\n';
-  while ((c = fgetc(f)) != EOF) {
-    if (c == '\n') n++;
-    last = c;
-  }
-  if (last != '\n') n++;
-  fclose(f);
-  return n;
 }
 
 typedef struct {
@@ -123,8 +114,94 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
                      q->root,
                      q->inplace,
                      q->reps,
-                     q->warmup};
+                     q->warmup,
+                     q->keep_network ? "smpi" : NULL};
   cs_csv_bench_comment(buf, len, &m);
+}
+
+/* The rows of the run's algorithms in the OSU micro-benchmarks' layout, one
+ * table per algorithm: "# Size  Avg Latency(us)" (and Min, Max,
+ * Iterations with osu-full). OSU's Size is per process for the
+ * collectives that gather or scatter blocks (osu_allgather, osu_gather,
+ * ...): Size there is m / p, said in a comment line; elsewhere it is m. */
+static void bench_print_osu(const cs_bench_req *q, const char *path, FILE *out) {
+  int perproc = !cs_colls[q->coll].reduces && cs_coll_shape(q->coll) != CS_SHAPE_VECTOR;
+  for (int a = 0; a < q->nalgos; a++) {
+    cs_csv_reader r;
+    if (cs_csv_open(&r, path)) return;
+    fprintf(out, "# collsim bench (OSU layout): %s, %s, %d processes%s\n",
+            cs_colls[q->coll].mpi_name, q->algos[a], q->np, q->smpi ? ", simulated by SMPI" : "");
+    if (perproc)
+      fprintf(out, "# Size is per process, as OSU's: collsim's total m is Size x %d\n", q->np);
+    if (q->osu > 1)
+      fprintf(out, "%-10s %18s %18s %18s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
+              "Max Latency(us)", "Iterations");
+    else
+      fprintf(out, "%-10s %18s\n", "# Size", "Avg Latency(us)");
+    int k, c[CS_BENCH_NCOL] = {0}, have = 0;
+    while ((k = cs_csv_next(&r)) != 0) {
+      if (k != 1) continue;
+      if (!have)
+        for (int i = 0; i < CS_BENCH_NCOL; i++)
+          c[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, i));
+      have = 1;
+      const char *al = cs_csv_get(&r, c[CS_BENCH_ALGO]), *b = cs_csv_get(&r, c[CS_BENCH_BYTES]);
+      if (!al || !b || strcmp(al, q->algos[a])) continue;
+      long m = atol(b);
+      double mean = atof(cs_csv_get(&r, c[CS_BENCH_MEAN]) ? cs_csv_get(&r, c[CS_BENCH_MEAN]) : "0");
+      fprintf(out, "%-10ld %18.2f", perproc ? m / q->np : m, mean * 1e6);
+      if (q->osu > 1) {
+        const char *mn = cs_csv_get(&r, c[CS_BENCH_MIN]), *mx = cs_csv_get(&r, c[CS_BENCH_MAX]),
+                   *rp = cs_csv_get(&r, c[CS_BENCH_REPS]);
+        fprintf(out, " %18.2f %18.2f %12s", mn ? atof(mn) * 1e6 : 0, mx ? atof(mx) * 1e6 : 0,
+                rp ? rp : "");
+      }
+      fprintf(out, "\n");
+    }
+    cs_csv_close(&r);
+    if (a + 1 < q->nalgos) fprintf(out, "\n");
+  }
+}
+
+/* The comment lines that state what a simulated run applied: the smpirun
+ * settings (collsim's exact-timing flags or, with --smpi-network, SMPI's own
+ * network model, then --cfg), the placement when collsim chose it, and the
+ * gamma of local work. */
+static void bench_settings(FILE *f, const cs_bench_req *q, const char *placement, double gamma) {
+  char flags[2048];
+  cs_timing_flags(q->xml, q->keep_network, flags, sizeof flags);
+  if (q->cfg) {
+    size_t n = strlen(flags);
+    snprintf(flags + n, sizeof flags - n, " %s", q->cfg);
+  }
+  cs_csv_smpi_cfg(f, flags);
+  if (placement[0]) cs_csv_note(f, "placement", placement);
+  if (gamma >= 0) {
+    char g[64];
+    snprintf(g, sizeof g, "%.6g s/byte", gamma);
+    cs_csv_note(f, "gamma", g);
+  }
+}
+
+static void count_row(const char *algo, long bytes, void *c) {
+  (void)algo;
+  (void)bytes;
+  ++*(int *)c;
+}
+
+/* After an interrupt: drops a row cut short (the file stays a valid CSV),
+ * says in one line what is kept, and returns the exit status. */
+static int bench_interrupted(const char *outpath, const char *header, int kept) {
+  int rows = 0;
+  cs_bench_scan_rows(outpath, header, count_row, &rows);
+  if (kept)
+    fprintf(stderr,
+            "collsim bench: interrupted; %d finished rows kept in %s (the same command "
+            "resumes)\n",
+            rows, outpath);
+  else
+    fprintf(stderr, "collsim bench: interrupted after %d finished rows (printed below)\n", rows);
+  return CS_EXIT_INTERRUPTED;
 }
 
 int cs_bench_run(cs_bench_req *q) {
@@ -141,17 +218,14 @@ int cs_bench_run(cs_bench_req *q) {
   if (q->reps < 0) q->reps = q->smpi ? 1 : 30;
   if (q->warmup < 0) q->warmup = q->smpi ? 0 : 3;
   if (q->time_limit < 0) q->time_limit = q->smpi ? 0 : 10;
+  char placement[512] = "";
+  double gamma = -1;
   if (q->smpi) {
-    int hosts = count_lines(q->hosts);
-    if (hosts < q->np) {
-      fprintf(stderr,
-              "collsim bench: %s places %d ranks, --np %d asks for more (SMPI would wrap "
-              "ranks onto hosts); write a larger platform: `./collsim calibrate --np %d --out "
-              "%s` (a calibrated one) or `./collsim platform KIND ... --out %s --hostfile %s` "
-              "with room for %d ranks\n",
-              q->hosts, hosts, q->np, q->np, q->xml, q->xml, q->hosts, q->np);
+    /* Before anything is written or launched: the hosts exist, enough ranks. */
+    if (cs_place_ranks("bench", q->xml, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
+                       sizeof placement))
       return 2;
-    }
+    gamma = cs_platform_gamma("bench", q->xml, q->quiet);
   }
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
@@ -179,7 +253,18 @@ int cs_bench_run(cs_bench_req *q) {
     }
     snprintf(outpath, sizeof outpath, "%s/bench.csv", tmpdir);
   }
-  if (q->redo) unlink(outpath);
+  /* One writer at a time: a second run on the same file would write its
+   * rows twice. The lock is held until the end of this function. */
+  int lockfd = cs_lock_output("bench", outpath);
+  if (lockfd < 0) {
+    if (tmpdir[0]) cs_rm_tree(tmpdir);
+    return 2;
+  }
+  if (q->redo && ftruncate(lockfd, 0) != 0) {
+    fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
+    close(lockfd);
+    return 1;
+  }
   struct stat st;
   int fresh = stat(outpath, &st) != 0 || st.st_size == 0;
   if (!fresh) {
@@ -189,16 +274,18 @@ int cs_bench_run(cs_bench_req *q) {
               "collsim bench: %s holds results of another configuration (its first line "
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
               outpath, header);
+      close(lockfd);
       return 2;
     }
   } else {
     FILE *f = fopen(outpath, "w");
     if (!f) {
-      fprintf(stderr, "collsim bench: cannot write %s\n", outpath);
+      fprintf(stderr, "collsim bench: cannot write %s: %s\n", outpath, strerror(errno));
+      close(lockfd);
       return 1;
     }
     fputs(header, f);
-    if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags_for(q->xml));
+    if (q->smpi) bench_settings(f, q, placement, gamma);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }
@@ -232,12 +319,12 @@ int cs_bench_run(cs_bench_req *q) {
     snprintf(j->err, sizeof j->err, "%s/job%d.err", tmp2, a);
     const char *name = q->algos[a];
     if (q->smpi) {
-      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, 1);
+      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, q->keep_network ? 2 : 1);
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
       if (!strncmp(name, "native:", 7))
-        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_colls[q->coll].name, name + 7);
+        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_smpi_cfg_key(q->coll), name + 7);
       if (!strncmp(name, "lib:", 4)) argv_add(&j->args, "--cfg=smpi/coll-selector:%s", name + 4);
       if (q->cfg) {
         char extra[1024];
@@ -283,7 +370,8 @@ int cs_bench_run(cs_bench_req *q) {
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
   }
-  for (int i = 0; i < nj && rc == 0; i++) {
+  cs_catch_interrupts(1);
+  for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
     if (!q->quiet)
       fprintf(stderr, "collsim bench: %s %s on %d ranks (%d/%d)\n", cs_colls[q->coll].name,
               jobname[i], q->np, i + 1, nj);
@@ -301,6 +389,7 @@ int cs_bench_run(cs_bench_req *q) {
               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
               (double)ru.ru_maxrss / 1024.0);
     }
+    if (cs_interrupted()) break;
     if (!WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0) {
       fprintf(stderr, "collsim bench: the run failed:");
       for (int k = 0; k < jobs[i].args.n; k++) fprintf(stderr, " %s", jobs[i].args.v[k]);
@@ -315,19 +404,25 @@ int cs_bench_run(cs_bench_req *q) {
       rc = 1;
     }
   }
+  cs_catch_interrupts(0);
   for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
   free(jobs);
   cs_rm_tree(tmp2);
-  if (!q->out) {
+  if (cs_interrupted()) rc = bench_interrupted(outpath, header, q->out != NULL);
+  if (rc == 0 && q->osu) bench_print_osu(q, outpath, stdout);
+  if (!q->out && !q->osu) {
     FILE *f = fopen(outpath, "r");
     char buf[4096];
     size_t n;
     while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
     if (f) fclose(f);
+  }
+  if (!q->out) {
     cs_rm_tree(tmpdir);
   } else if (!q->quiet && rc == 0) {
     fprintf(stderr, "collsim bench: results in %s\n", outpath);
   }
+  close(lockfd);
   return rc;
 }
 
@@ -346,24 +441,16 @@ int cs_check_algos(cs_coll coll, const char **algos, int n) {
   for (int i = 0; i < n; i++) {
     const char *a = algos[i];
     if (!strncmp(a, "lib:", 4)) {
-      static const char *sel[] = {"default", "ompi", "mpich", "mvapich2", "impi", "automatic"};
-      int ok = 0;
-      for (int k = 0; k < 6; k++) ok |= !strcmp(a + 4, sel[k]);
-      if (!ok) {
-        fprintf(stderr,
-                "collsim: %s: unknown SMPI selector (valid: lib:default, lib:ompi, lib:mpich, "
-                "lib:mvapich2, lib:impi, lib:automatic)\n",
-                a);
-        return -1;
-      }
+      if (cs_smpi_check_name(stderr, coll, a)) return -1;
       continue;
     }
     if (!cs_algo_find(coll, a)) {
       fprintf(stderr, "collsim: unknown %s algorithm '%s'. Valid: ", cs_colls[coll].name, a);
       cs_print_algos(stderr, coll);
-      fprintf(stderr, ", native:SMPI_NAME, lib:SELECTOR\n");
+      fprintf(stderr, ", lib:SELECTOR (collsim list --smpi)\n");
       return -1;
     }
+    if (cs_smpi_check_name(stderr, coll, a)) return -1;
   }
   return 0;
 }
@@ -374,18 +461,27 @@ static void bench_usage(FILE *f) {
           "                     [--out FILE] [options]\n"
           "Times collective C with each algorithm for each size, as the slowest process\n"
           "from a common start, and writes CSV (docs/csv.md). A killed run resumes: rows\n"
-          "already in FILE are kept and not run again (--redo starts over).\n"
-          "  --platform F     SimGrid platform file (F.hostfile beside it places the ranks)\n"
-          "                   or a named machine: hydra, irene, theta, vsc3, bluewaters\n"
+          "already in FILE are kept and not run again (--redo starts over). Ctrl-C (SIGINT)\n"
+          "or SIGTERM ends the run with status 130, keeping the finished rows.\n"
+          "  --platform F     any SimGrid platform file, or a named machine: hydra, irene,\n"
+          "                   theta, vsc3, bluewaters. Ranks are placed by --hostfile, else\n"
+          "                   F.hostfile beside it, else by default: each host's cores in\n"
+          "                   turn, hosts in natural name order (node-2 before node-10)\n"
           "  --np P           number of ranks\n"
           "  --coll C         collective (see collsim list)\n"
           "  --algos LIST     registry names (collsim list), native (the library),\n"
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
           "                   default, ompi, mpich, mvapich2, impi, automatic)\n"
           "  --bytes LIST     total message sizes m: 8,1K,16M or ranges 1-16M:x2, 0-4K:+512\n"
-          "  --out FILE       append rows to FILE (default: print the CSV)\n"
+          "  --out FILE       append rows to FILE (default: print the CSV); one run at a\n"
+          "                   time may write FILE (a second one is refused: it is locked)\n"
+          "  --format F       what is printed: csv (default), osu (OSU micro-benchmarks'\n"
+          "                   table: Size, Avg Latency(us); Size per process for allgather,\n"
+          "                   gather, scatter and their v forms, as OSU's), osu-full (also\n"
+          "                   Min, Max Latency(us) and Iterations = reps)\n"
           "  --backend B      smpi (default) or mpi (mpirun on this machine)\n"
-          "  --hostfile H     hostfile (smpi: default F.hostfile; mpi: passed to mpirun)\n"
+          "  --hostfile H     hostfile (smpi: lines 'host' or 'host:N' (N ranks), names\n"
+          "                   checked against F before launch; mpi: passed to mpirun)\n"
           "  --reps R         measured repetitions (smpi: 1, deterministic; mpi: 30)\n"
           "  --warmup W       discarded repetitions (smpi: 0; mpi: 3)\n"
           "  --time-limit S   stop repeating an (algorithm, size) after S s (mpi: 10)\n"
@@ -393,6 +489,10 @@ static void bench_usage(FILE *f) {
           "  --root R         root of rooted collectives (0)\n"
           "  --in-place       use MPI_IN_PLACE\n"
           "  --cfg \"...\"      extra smpirun options, e.g. \"--cfg=smpi/allreduce:rab\"\n"
+          "  --smpi-network   keep SMPI's own network model (smpirun's default) instead of\n"
+          "                   collsim's exact-timing settings (collsim platform --print-flags;\n"
+          "                   docs/byo-platform.md); the CSV's '# smpi-cfg:' line records\n"
+          "                   what was applied\n"
           "  --layout L       reduce_scatter blocks: even (default) or single (all counts\n"
           "                   0 but the root's, which is m)\n"
           "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
@@ -428,6 +528,10 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       q->stats = 1;
       continue;
     }
+    if (!strcmp(o, "--smpi-network")) {
+      q->keep_network = 1;
+      continue;
+    }
     if (extra) {
       int used = extra(argc, argv, i, ctx);
       if (used < 0) return 2;
@@ -437,9 +541,9 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       }
     }
     static const char *valued[] = {
-        "--platform", "--np",      "--coll",     "--algos",  "--algo",   "--bytes",
-        "--out",      "--backend", "--hostfile", "--reps",   "--warmup", "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples"};
+        "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
+        "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
+        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--format"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -488,6 +592,14 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       q->layout = v;
     else if (!strcmp(o, "--samples"))
       q->samples = v;
+    else if (!strcmp(o, "--format")) {
+      if (!strcmp(v, "csv") || !strcmp(v, "osu") || !strcmp(v, "osu-full"))
+        q->osu = !strcmp(v, "osu") ? 1 : !strcmp(v, "osu-full") ? 2 : 0;
+      else {
+        fprintf(stderr, "collsim %s: --format %s unknown (valid: csv, osu, osu-full)\n", cmd, v);
+        return 2;
+      }
+    }
   }
   if (!coll || !q->np) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);

@@ -34,6 +34,9 @@ typedef struct {
   const char *cfg;     /* extra smpirun options */
   const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
+  int osu;             /* 0: CSV; 1: OSU-style table (Size, Avg Latency(us)); 2: with min, max,
+                          iterations (--format osu, osu-full) */
+  int keep_network;    /* smpi: SMPI's own network model, not collsim's exact timing */
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

@@ -26,10 +26,23 @@ typedef struct {
   int np; /* the job's number of ranks */
 } job_t;
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx);
+/* With on = 1, SIGINT and SIGTERM no longer end collsim: cs_run_jobs passes
+ * SIGINT on to its running jobs and their descendants, starts no more, and cs_interrupted() returns
+ * the signal; on = 0 restores. The caller keeps what finished and exits CS_EXIT_INTERRUPTED. */
+void cs_catch_interrupts(int on);
+int cs_interrupted(void);
+#define CS_EXIT_INTERRUPTED 130
+
+/* Opens path for a writer of results (created if missing) and locks it
+ * against other collsim writers (flock, released when fd is closed).
+ * Returns the descriptor, or -1 after a message: "cannot write PATH: why",
+ * or that another run holds it. */
+int cs_lock_output(const char *cmd, const char *path);
 
 /* The launcher part of a driver command line (the caller adds its own
  * options, then the driver): smpirun on a platform (hosts may be NULL;
- * timing adds the exact-timing flags of platgen, otherwise the fast
+ * timing 1 adds the exact-timing flags of platgen, 2 those without the
+ * network settings (SMPI's own network model, cs_timing_flags), 0 the fast
  * rendezvous setting of correctness runs), or mpirun as collsim runs it on
  * this machine (oversubscribed, root allowed, no CMA single copy). */
 void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing);
@@ -66,6 +79,31 @@ int cs_write_platform_files(const struct cs_platform *pl, const char *xml, const
 /* collsim plot on the files csv[0..n) with every picture they fit, into
  * outdir (png and/or svg); the path of each picture written goes to out. */
 int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, int svg, FILE *out);
+
+/* ---- any SimGrid platform (cli/foreign.c, docs/byo-platform.md) ---- */
+typedef struct {
+  char name[256];
+  int cores;
+  double speed; /* flop/s */
+} cs_host;
+/* The hosts of a platform file as SimGrid reads it, in natural name order
+ * (node-2 before node-10); *out is malloc'ed. Returns the count, or -1 with
+ * a message. */
+int cs_platform_hosts(const char *xml, cs_host **out);
+/* Places np ranks for smpirun on xml. hosts "" (no hostfile): the default
+ * placement, each host's cores in turn, hosts in natural name order, is
+ * written to a temporary hostfile whose path goes into hosts, and note says
+ * so. Otherwise the hostfile hosts ("host" or "host:N" lines) is checked:
+ * every name a host of xml, at least np ranks. 0, or -1 with a message. */
+int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, int np, int quiet,
+                   char *note, size_t notelen);
+/* The gamma (s/byte) of local work on xml: its collsim-model line's, or for
+ * any other platform 1 / host speed (the slowest host's), printed unless
+ * quiet. -1 if the platform cannot be read. */
+double cs_platform_gamma(const char *cmd, const char *xml, int quiet);
+/* The smpirun settings of a timing run into buf: collsim's exact-timing
+ * flags, or with keep_network those without the network model settings. */
+void cs_timing_flags(const char *xml, int keep_network, char *buf, size_t len);
 
 /* Subcommands. */
 int cmd_list(int argc, char **argv);

@@ -4,6 +4,7 @@
  * linking them (results/demo/report.md). Resumes what a previous run
  * finished unless --redo. */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "findings.h"
 #include "platgen.h"
 #include "registry.h"
 
@@ -49,7 +51,7 @@ static void usage(FILE *f) {
           "usage: collsim demo [--redo] [--quick] [--out DIR]\n"
           "The default study, written into DIR (results/demo):\n"
           "  1. table1 --np 33: Table I formula, exact model and simulation (table1.csv)\n"
-          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 4 MiB (x4), with\n"
+          "  2. bench of reduce_scatter_block and allreduce, 8 B .. 2 MiB (x4), with\n"
           "     %s (and %s) against lib:default,\n"
           "     lib:ompi, lib:mpich, on a hydra-like 8 x 4 machine and on an abg machine with\n"
           "     p = 33\n"
@@ -90,6 +92,45 @@ typedef struct {
   char xml[4096], hosts[4096];
 } demo_plat;
 
+/* The report's summary (findings/findings.h): every bench CSV, labelled by
+ * its machine (the file names bench-<machine>-<collective>.csv), and each
+ * machine's guidelines. */
+static void demo_summary(FILE *md, const demo_plat *plats, int nplats, char (*csvs)[4300], int ncsv,
+                         char (*gdir)[4300]) {
+  const char *bench[16], *bm[16], *gl[8], *gm[8];
+  static char gcsv[8][4400];
+  int n = 0, ng = 0;
+  for (int i = 0; i < ncsv && n < 16; i++) {
+    bench[n] = csvs[i];
+    bm[n] = "?";
+    for (int k = 0; k < nplats; k++) {
+      char key[128];
+      snprintf(key, sizeof key, "/bench-%s-", plats[k].name);
+      if (strstr(csvs[i], key)) bm[n] = plats[k].name;
+    }
+    n++;
+  }
+  for (int k = 0; k < nplats && ng < 8; k++) {
+    snprintf(gcsv[ng], sizeof gcsv[ng], "%.4300s/guidelines.csv", gdir[k]);
+    gl[ng] = gcsv[ng];
+    gm[ng++] = plats[k].name;
+  }
+  cs_findings_summary_md(md, bench, bm, n, gl, gm, ng);
+}
+
+/* "8 B .. 2 MiB, 9 sizes": the sizes a bench CSV holds, as run. */
+static void demo_sizes_run(const char *csv, char *buf, size_t len) {
+  static cs_bench_table tb;
+  char err[4400], a[32], b[32];
+  if (cs_bench_table_read(csv, &tb, err, sizeof err)) {
+    snprintf(buf, len, "(no sizes: %.100s)", err);
+    return;
+  }
+  snprintf(buf, len, "%s .. %s, %d sizes (as run; the bytes column)",
+           cs_fmt_bytes((double)tb.bytes[0], a, sizeof a),
+           cs_fmt_bytes((double)tb.bytes[tb.nsizes - 1], b, sizeof b), tb.nsizes);
+}
+
 int cmd_demo(int argc, char **argv) {
   const char *dir = "results/demo";
   int redo = 0, quick = 0;
@@ -112,14 +153,14 @@ int cmd_demo(int argc, char **argv) {
   t0 = 0;
   t0 = elapsed();
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim demo: cannot create %s\n", dir);
+    fprintf(stderr, "collsim demo: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
   char path[4300], logpath[4300];
   snprintf(logpath, sizeof logpath, "%s/demo.log", dir);
   FILE *log = fopen(logpath, "a");
   if (!log) {
-    fprintf(stderr, "collsim demo: cannot write %s\n", logpath);
+    fprintf(stderr, "collsim demo: cannot write %s: %s\n", logpath, strerror(errno));
     return 1;
   }
   int rc = 0;
@@ -263,6 +304,7 @@ int cmd_demo(int argc, char **argv) {
           "# collsim demo\n\n"
           "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
           quick ? " --quick" : "");
+  demo_summary(md, plats, 2, csvs, ncsv, gdir);
   /* The algorithms the text names, from the registry. The allreduce rows
    * that reduce_scatter_block lacks are described with their parts, e.g.
    * "X = reduce_scatter + allgatherv" for a composition. */
@@ -287,6 +329,8 @@ int cmd_demo(int argc, char **argv) {
       }
     }
   }
+  char sizes_run[128];
+  demo_sizes_run(csvs[0], sizes_run, sizeof sizes_run);
   const cs_algo_info *base = cs_algo_baseline(CS_allreduce);
   fprintf(md,
           "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
@@ -302,7 +346,7 @@ int cmd_demo(int argc, char **argv) {
           "(%s%s "
           "for allreduce) against SMPI's library selectors lib:default, lib:ompi and "
           "lib:mpich, m = %s:\n\n",
-          rsb, more, quick ? "8 B, 1 KiB, 64 KiB, 1 MiB" : "8 B .. 4 MiB in steps of x4");
+          rsb, more, sizes_run);
   for (int i = 0; i < ncsv; i++) {
     const char *b = strrchr(csvs[i], '/');
     fprintf(md, "- [%s](%s)\n", b + 1, b + 1);

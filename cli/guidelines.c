@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "findings.h"
 #include "guidelines.h"
 #include "platgen.h"
 #include "registry.h"
@@ -43,7 +44,9 @@ static void usage(FILE *f) {
           "  Scan <= Exscan + local reduce (gamma * m, gamma of the platform).\n"
           "Writes DIR/guidelines.csv (docs/csv.md), DIR/violations.md (also printed) and one\n"
           "resumable bench CSV per collective in DIR.\n"
-          "  --platform F     SimGrid platform (F.hostfile beside it) or a named machine\n"
+          "  --platform F     any SimGrid platform (ranks placed as by collsim bench: F.hostfile\n"
+          "                   beside it, --hostfile, or each host's cores in turn) or a\n"
+          "                   named machine\n"
           "  --np P           number of ranks\n"
           "  --bytes LIST     total message sizes m (8,1K,1M or 1K-1M:x4)\n"
           "  --lib SEL        SMPI selector of the library side: default (default), ompi,\n"
@@ -136,6 +139,23 @@ int cmd_guidelines(int argc, char **argv) {
   return cs_guidelines_run(&o, stdout);
 }
 
+/* The summary violations.md opens with, after its title (findings/
+ * findings.h): violations per side and the worst, computed from the
+ * guidelines.csv just written. */
+static void gl_summary(FILE *md, const char *dir) {
+  char path[4300];
+  snprintf(path, sizeof path, "%.4200s/guidelines.csv", dir);
+  cs_gl_findings g;
+  char err[4400];
+  fprintf(md, "## Summary\n\n");
+  if (cs_gl_find(path, &g, err, sizeof err))
+    fprintf(md, "(%s)\n\n", err);
+  else {
+    cs_findings_gl_md(md, NULL, &g);
+    fprintf(md, "\n");
+  }
+}
+
 int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   int smpi = !strcmp(o->backend, "smpi");
   if (!smpi && strcmp(o->backend, "mpi")) {
@@ -176,13 +196,10 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   if (o->platform) {
     if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
       return 2;
-    cs_platform pl;
-    char err[512];
-    if (cs_platform_read(base.xml, &pl, err, sizeof err)) {
-      fprintf(stderr, "collsim guidelines: %s: %s\n", base.xml, err);
-      return 2;
-    }
-    gamma = pl.gamma;
+    /* Any SimGrid platform: a foreign one's gamma is what its host speed
+     * implies (said on stderr). */
+    gamma = cs_platform_gamma("guidelines", base.xml, o->quiet);
+    if (gamma < 0) return 2;
   } else {
     fprintf(stderr,
             "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
@@ -200,7 +217,7 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
     snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o->np);
   }
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim guidelines: cannot create %s\n", dir);
+    fprintf(stderr, "collsim guidelines: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
 
@@ -243,7 +260,7 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   snprintf(path, sizeof path, "%s/violations.md", dir);
   FILE *md = fopen(path, "w");
   if (!csv || !md) {
-    fprintf(stderr, "collsim guidelines: cannot write into %s\n", dir);
+    fprintf(stderr, "collsim guidelines: cannot write into %s: %s\n", dir, strerror(errno));
     if (csv) fclose(csv);
     if (md) fclose(md);
     return 1;
@@ -252,9 +269,18 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
                    gamma};
   static char mdbuf[1 << 16];
   int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
-  fputs(mdbuf, md);
-  fputs(mdbuf, out);
   fclose(csv);
+  /* The report's title line, then the summary, then the violations: the
+   * same text in the file and on out. */
+  size_t title = strcspn(mdbuf, "\n");
+  if (mdbuf[title]) title++;
+  for (int k = 0; k < 2; k++) {
+    FILE *to = k ? out : md;
+    fwrite(mdbuf, 1, title, to);
+    fputs("\n", to);
+    gl_summary(to, dir);
+    fputs(mdbuf + title + (mdbuf[title] == '\n'), to);
+  }
   fclose(md);
   if (!o->quiet)
     fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);

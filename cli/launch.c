@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +72,65 @@ void cs_rm_tree(const char *dir) {
   if (system(cmd) != 0) fprintf(stderr, "collsim: could not remove %s\n", dir);
 }
 
+/* ---- interrupts: SIGINT/SIGTERM end the running jobs, the caller keeps what
+ * they finished ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+static struct sigaction old_int, old_term;
+
+static void on_interrupt(int sig) { interrupted = sig; }
+
+void cs_catch_interrupts(int on) {
+  if (on) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: wait() returns EINTR */
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  } else {
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+  }
+}
+
+int cs_interrupted(void) { return interrupted; }
+
+/* The parent of process pid (from /proc/PID/stat), or -1. */
+static pid_t parent_of(pid_t pid) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *e = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+  int ppid;
+  return e && sscanf(e + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : -1;
+}
+
+/* Sends sig to pid and all its descendants (smpirun is a script whose child
+ * runs the simulation). Jobs stay in collsim's process group, so a signal to
+ * the group (Ctrl-C, a scheduler's kill) reaches them as before; this covers
+ * a signal sent to collsim alone. */
+static void signal_tree(pid_t pid, int sig) {
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    pid_t c = (pid_t)atoi(e->d_name);
+    if (c > 0 && c != pid && parent_of(c) == pid) signal_tree(c, sig);
+  }
+  if (d) closedir(d);
+  kill(pid, sig);
+}
+
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
 int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx) {
-  int next = 0, running = 0;
+  int next = 0, running = 0, forwarded = 0;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
@@ -96,8 +153,15 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
       j->pid = pid;
       running++;
     }
+    if (interrupted && !forwarded) { /* pass it on, start nothing more */
+      for (int i = 0; i < n; i++)
+        if (jobs[i].pid > 0) signal_tree(jobs[i].pid, SIGINT);
+      forwarded = 1;
+      next = n;
+    }
     int status;
     pid_t pid = wait(&status);
+    if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
     for (int i = 0; i < n; i++)
       if (jobs[i].pid == pid) {
@@ -141,7 +205,7 @@ void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int 
   argv_add(a, "--log=root.thres:warning");
   if (timing) {
     char flags[1024];
-    snprintf(flags, sizeof flags, "%s", cs_platform_smpirun_flags_for(xml));
+    cs_timing_flags(xml, timing == 2, flags, sizeof flags);
     for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
       argv_add(a, "%s", t);
   } else {

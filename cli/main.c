@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <xbt/base.h>
+#include <simgrid/version.h>
+
 #include "cli.h"
 #include "platgen.h"
 #include "registry.h"
@@ -32,26 +35,46 @@ static const command commands[] = {
 };
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: collsim COMMAND [options]\n\ncommands:\n");
+  fprintf(f,
+          "usage: collsim COMMAND [options]   (collsim --version, collsim COMMAND --help)\n\n"
+          "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 }
 
 int cmd_list(int argc, char **argv) {
-  int csv = 0;
+  int csv = 0, smpi = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--csv"))
       csv = 1;
-    else {
-      fprintf(stderr, "collsim list: unknown option %s (valid: --csv)\n", argv[i]);
+    else if (!strcmp(argv[i], "--smpi"))
+      smpi = 1;
+    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf(
+          "usage: collsim list [--csv] [--smpi]\n"
+          "Prints the algorithm registry (algos/registry.def): collective, algorithm,\n"
+          "family, restrictions, reference; these are the names --algos takes.\n"
+          "  --csv    the same as CSV\n"
+          "  --smpi   SMPI's own algorithms per collective (--algos native:NAME) and its\n"
+          "           selectors (--algos lib:NAME), as SimGrid 3.32 names them\n");
+      return 0;
+    } else {
+      fprintf(stderr, "collsim list: unknown option %s (valid: --csv, --smpi, --help)\n", argv[i]);
       return 2;
     }
   }
-  cs_registry_print(stdout, csv);
+  if (smpi)
+    cs_smpi_print_list(stdout);
+  else
+    cs_registry_print(stdout, csv);
   return 0;
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+    printf("collsim %s; built with %s\n", COLLSIM_VERSION, SIMGRID_VERSION_STRING);
+    return 0;
+  }
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
       !strcmp(argv[1], "help")) {
     usage(argc < 2 ? stderr : stdout);

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "registry.h"
+#include "guidelines.h"
 #include "results.h"
 
 /* ---- the CSV kinds (their schemas are the results store's) ------------------ */
@@ -63,6 +64,7 @@ enum {
   X_S0 = 100,
   X_S1,
   X_S2,
+  X_S3,
   X_P,
   X_BYTES
 };
@@ -75,7 +77,7 @@ static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BY
 static const int validate_slot[CS_VALIDATE_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_MODEL, V_SIM,
                                                     V_MEAS, V_MLO, V_MHI, V_ERRM,  V_ERRS};
 static const int guide_slot[CS_GUIDE_NCOL] = {X_S0,  X_S1,    X_S2,  X_P,    X_BYTES, V_LHS,
-                                              V_RHS, V_RATIO, V_TOL, V_VIOL, -1};
+                                              V_RHS, V_RATIO, V_TOL, V_VIOL, X_S3};
 static const int *const kind_slot[NKIND] = {bench_slot, predict_slot, validate_slot, guide_slot};
 /* Most specific first: a header is of the first kind whose key columns it has. */
 static const cs_csv_kind kind_order[NKIND] = {CS_CSV_GUIDELINES, CS_CSV_VALIDATE, CS_CSV_PREDICT,
@@ -89,7 +91,7 @@ typedef struct {
 typedef struct {
   int kind, file;
   long line;
-  char *s[3]; /* coll, algo / guideline, lhs, rhs */
+  char *s[4]; /* coll, algo / guideline, lhs, rhs, side */
   long p;
   double bytes;
   double v[NV];
@@ -310,7 +312,7 @@ static void read_csv(const char *path) {
         }
         continue;
       }
-      if (slot >= X_S0 && slot <= X_S2) {
+      if (slot >= X_S0 && slot <= X_S3) {
         r->s[slot - X_S0] = (char *)s;
         continue;
       }
@@ -332,7 +334,7 @@ static void read_csv(const char *path) {
       }
     }
     if (!ok) continue;
-    for (int k = 0; k < 3; k++) r->s[k] = r->s[k] ? xstrdup(r->s[k]) : NULL;
+    for (int k = 0; k < 4; k++) r->s[k] = r->s[k] ? xstrdup(r->s[k]) : NULL;
     nrecs++;
     cf->rows++;
   }
@@ -448,7 +450,15 @@ static int cmp_group(const rec *a, const rec *b, int with_p) {
   if (with_p && a->p != b->p) return a->p < b->p ? -1 : 1;
   return 0;
 }
+/* A guideline's series is one side (the library, or our family), whose
+ * algorithms may differ by size (the faster of two at each size): one line per
+ * side, not isolated points per pairing. Files without a side column: one
+ * series per pairing. */
+static int same_side_series(const rec *a, const rec *b) {
+  return a->kind == K_GUIDE && b->kind == K_GUIDE && a->s[3] && b->s[3];
+}
 static int cmp_series(const rec *a, const rec *b) {
+  if (same_side_series(a, b)) return cmp_str(a->s[3], b->s[3]);
   int ra = algo_rank(a->s[0], a->s[1]), rb = algo_rank(b->s[0], b->s[1]);
   if (ra != rb) return ra - rb;
   int c = cmp_str(a->s[1], b->s[1]);
@@ -1095,12 +1105,32 @@ static void plan_validate(long g0, long g1) {
   pa_str(p, "yfmt", log_yfmt(dlo, dhi));
 }
 
+/* A series' legend: "lhs / rhs", led by the side when the file has one; a
+ * side whose pairing changes with the size says how many it has. */
+static void guide_series_title(char *t, size_t len, long s0, long s1) {
+  const rec *r = &recs[s0];
+  int pairs = 1;
+  for (long i = s0 + 1; i < s1; i++) {
+    int seen = 0;
+    for (long k = s0; k < i && !seen; k++)
+      seen = !cmp_str(recs[k].s[1], recs[i].s[1]) && !cmp_str(recs[k].s[2], recs[i].s[2]);
+    pairs += !seen;
+  }
+  if (!r->s[3])
+    snprintf(t, len, "%s / %s", r->s[1], r->s[2]);
+  else if (pairs == 1)
+    snprintf(t, len, "%s: %s / %s", r->s[3], r->s[1], r->s[2]);
+  else
+    snprintf(t, len, "%s: the faster of %d pairings at each size", r->s[3], pairs);
+}
+
 /* guidelines: one picture per (platform, guideline, p). */
 static void plan_guide(long g0, long g1) {
   const rec *r0 = &recs[g0];
   char ttl[800], suf[300], vl[2000] = "", tmp[64];
   const char *pl = files[r0->file].platform;
-  snprintf(ttl, sizeof ttl, "guideline %s%s%s, p = %ld", r0->s[0], pl[0] ? " on " : "", pl, r0->p);
+  snprintf(ttl, sizeof ttl, "%s%s%s, p = %ld", cs_guideline_desc(r0->s[0]), pl[0] ? " on " : "", pl,
+           r0->p);
   name_suffix(suf, sizeof suf, r0);
   picture *p = NULL;
   int n = 0;
@@ -1132,7 +1162,7 @@ static void plan_guide(long g0, long g1) {
     nviol += kv;
     if (kv) list_append(vl, sizeof vl, n);
     char t[1200];
-    snprintf(t, sizeof t, "%s / %s", recs[s0].s[1], recs[s0].s[2]);
+    guide_series_title(t, sizeof t, s0, s1);
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, t);
     snprintf(tmp, sizeof tmp, "s%d", n);

@@ -1,6 +1,7 @@
 /* ./collsim predict and ./collsim table1: the paper's formula, collsim's
  * exact model and SMPI's simulated time side by side. */
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,7 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
 static void predict_usage(FILE *f) {
   fprintf(f,
           "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST\n"
-          "                       [--platform F | --model abg --alpha S --beta S/B --gamma S/B]\n"
+          "                       [--platform F] [--model abg --alpha S --beta S/B --gamma S/B]\n"
           "                       [--no-sim] [--out FILE] [--root R] [--in-place]\n"
           "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n"
           "  table1_s  the paper's formula (Table I; empty if it has none)\n"
@@ -121,8 +122,10 @@ static void predict_usage(FILE *f) {
           "  sim_s     SMPI's time on the platform (skipped with --no-sim)\n"
           "  rel_err   |sim_s - model_s| / model_s\n"
           "The model's parameters come from the platform file's collsim-model line, or from\n"
-          "--model abg (then an abg platform with those parameters is generated for SMPI;\n"
-          "defaults alpha 1e-6 s, beta 1e-10 s/B, gamma 2.5e-10 s/B). Every message carries\n"
+          "--model abg (defaults alpha 1e-6 s, beta 1e-10 s/B, gamma 2.5e-10 s/B). With\n"
+          "--model alone an abg platform with those parameters is generated for SMPI; with\n"
+          "--platform too (any SimGrid file, docs/byo-platform.md) the simulation runs on\n"
+          "that platform and a first line '# model: ...' says so. Every message carries\n"
           "SMPI's 16-byte envelope in the model and in Table I.\n");
 }
 
@@ -142,21 +145,44 @@ int cmd_predict(int argc, char **argv) {
             "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
     return 2;
   }
-  if (platform[0] && po.model) {
-    fprintf(stderr, "collsim predict: give --platform or --model abg, not both\n");
-    return 2;
-  }
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
-  char err[1024] = "", approx[512] = "";
+  char err[1024] = "", approx[4800] = "";
   rc = 0;
-  if (platform[0]) {
+  if (platform[0] && po.model) {
+    /* Any platform: the model's parameters from the flags, the simulation
+     * from the platform, and both stated. */
+    mo = cs_model_abg(po.alpha, po.beta, po.gamma);
+    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) {
+      rc = 2;
+    } else {
+      snprintf(approx, sizeof approx,
+               "abg with alpha=%g s, beta=%g s/byte, gamma=%g s/byte from the command line; "
+               "sim_s runs on %s",
+               po.alpha, po.beta, po.gamma, q.xml);
+      double g = cs_platform_gamma("predict", q.xml, 0);
+      if (g >= 0 && fabs(g - po.gamma) > 1e-6 * g)
+        fprintf(stderr,
+                "collsim predict: note: the platform's local work costs gamma = %.3g s/byte, the "
+                "model's --gamma is %.3g\n",
+                g, po.gamma);
+    }
+  } else if (platform[0]) {
     /* The model may only approximate the platform (a fat tree, a dragonfly):
      * then approx says how, on stderr and in the CSV. */
     if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
         cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
-      if (q.xml[0] && err[0]) fprintf(stderr, "collsim predict: %s\n", err);
+      if (q.xml[0] && err[0]) {
+        fprintf(stderr, "collsim predict: %s\n", err);
+        double g = cs_platform_gamma("predict", q.xml, 1);
+        if (g >= 0)
+          fprintf(stderr,
+                  "collsim predict: for any SimGrid platform give the model's parameters: "
+                  "--platform %s --model abg --alpha S --beta S/B --gamma %.3g (the gamma "
+                  "its host speed implies; docs/byo-platform.md)\n",
+                  platform, g);
+      }
       rc = 2;
     } else if (approx[0]) {
       fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
@@ -182,7 +208,7 @@ int cmd_predict(int argc, char **argv) {
   if (rc == 0) {
     FILE *out = q.out ? fopen(q.out, "w") : stdout;
     if (!out) {
-      fprintf(stderr, "collsim predict: cannot write %s\n", q.out);
+      fprintf(stderr, "collsim predict: cannot write %s: %s\n", q.out, strerror(errno));
       rc = 1;
     } else {
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
@@ -283,7 +309,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
   snprintf(rows, sizeof rows, "%s/table1.csv", dir);
   FILE *all = fopen(csv ? csv : rows, "w");
   if (!all) {
-    fprintf(stderr, "collsim table1: cannot write %s\n", csv ? csv : rows);
+    fprintf(stderr, "collsim table1: cannot write %s: %s\n", csv ? csv : rows, strerror(errno));
     cs_rm_tree(dir);
     return 1;
   }

@@ -2,7 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "platgen.h"
@@ -68,7 +71,7 @@ int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *h
     return -1;
   }
   int rc = cs_write_platform_files(&pl, xml, hostfile);
-  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s\n", dir);
+  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s: %s\n", dir, strerror(errno));
   return rc;
 }
 
@@ -80,8 +83,13 @@ int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *
   return rc;
 }
 
+/* The largest size --bytes takes (sizes are counted in longs, but a call's
+ * count is a C int and the driver's buffers are allocated whole). */
+#define CS_MAX_BYTES 4000000000.0
+
 /* One size: digits with an optional binary suffix K, M, G (KiB, MiB, GiB)
- * and an optional trailing B. */
+ * and an optional trailing B. Returns 0, -1 (not a size) or -2 (above
+ * CS_MAX_BYTES). */
 static int parse_size(const char *s, const char **end, long *v) {
   char *e;
   double x = strtod(s, &e);
@@ -98,23 +106,24 @@ static int parse_size(const char *s, const char **end, long *v) {
   else if (*e == 'B')
     e++;
   x *= mul;
-  if (x != (double)(long)x || x > 4e9) return -1;
+  if (x > CS_MAX_BYTES) return -2;
+  if (x != (double)(long)x) return -1;
   *v = (long)x;
   *end = e;
   return 0;
 }
 
 int cs_parse_sizes(const char *s, long *out, int max) {
-  int n = 0;
+  int n = 0, r = 0;
   const char *p = s;
   while (*p) {
     long a, b;
     const char *e;
-    if (parse_size(p, &e, &a)) goto bad;
+    if ((r = parse_size(p, &e, &a)) != 0) goto bad;
     b = a;
     double factor = 2, step = 0;
     if (*e == '-') {
-      if (parse_size(e + 1, &e, &b) || b < a) goto bad;
+      if ((r = parse_size(e + 1, &e, &b)) != 0 || b < a) goto bad;
       if (*e == ':') {
         char *q;
         if (e[1] == 'x' || e[1] == '*') {
@@ -146,6 +155,13 @@ int cs_parse_sizes(const char *s, long *out, int max) {
   if (n == 0) goto bad;
   return n;
 bad:
+  if (r == -2) {
+    fprintf(stderr,
+            "collsim: --bytes '%s': a size is above the limit of %.0f bytes (3.72 GiB; 3G "
+            "is the largest G size)\n",
+            s, CS_MAX_BYTES);
+    return -1;
+  }
   fprintf(stderr,
           "collsim: --bytes '%s': expected sizes in bytes with optional suffix K, M, G "
           "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",
@@ -165,4 +181,25 @@ int cs_mkdir_p(const char *path) {
   if (mkdir(d, 0777) && errno != EEXIST) return -1;
   struct stat st;
   return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+int cs_lock_output(const char *cmd, const char *path) {
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return -1;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    close(fd);
+    if (e == EWOULDBLOCK)
+      fprintf(stderr,
+              "collsim %s: %s is being written by another collsim run (it holds the file's "
+              "lock); wait for that run to end, or give another --out\n",
+              cmd, path);
+    else
+      fprintf(stderr, "collsim %s: cannot lock %s: %s\n", cmd, path, strerror(e));
+    return -1;
+  }
+  return fd;
 }

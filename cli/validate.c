@@ -3,6 +3,7 @@
  * relative error of each prediction (docs/csv.md "validate"). */
 #include <glob.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,7 @@ static int validate_one(int argc, char **argv) {
             q.np, cores, cores);
   char cmd[8400];
   if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim validate: cannot create %s\n", dir);
+    fprintf(stderr, "collsim validate: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
   /* Simulated and measured runs: resumable bench CSVs in DIR. */
@@ -135,7 +136,7 @@ static int validate_one(int argc, char **argv) {
   snprintf(md, sizeof md, "%s/validate-%s-p%d.md", dir, cs_colls[q.coll].name, q.np);
   FILE *f = fopen(csv, "w");
   if (!f) {
-    fprintf(stderr, "collsim validate: cannot write %s\n", csv);
+    fprintf(stderr, "collsim validate: cannot write %s: %s\n", csv, strerror(errno));
     return 1;
   }
   cs_csv_validate_comment(f, q.xml, q.np);

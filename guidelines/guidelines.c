@@ -115,6 +115,12 @@ const cs_guideline *cs_guidelines(int *n) {
   return table;
 }
 
+const char *cs_guideline_desc(const char *id) {
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (!strcmp(table[i].id, id)) return table[i].desc;
+  return id;
+}
+
 double cs_gl_sum(const double *t, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) {

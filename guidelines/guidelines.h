@@ -31,6 +31,9 @@ typedef struct {
 
 /* The table, n entries. */
 const cs_guideline *cs_guidelines(int *n);
+/* The statement of guideline id ("(5) Reduce <= Allreduce"), for titles;
+ * id itself if the table has no such id. */
+const char *cs_guideline_desc(const char *id);
 
 /* Sum of n term times; -1 if any is negative (missing). */
 double cs_gl_sum(const double *t, int n);
@@ -76,7 +79,8 @@ typedef struct {
 
 /* The algorithms of each collective on each side (0: the library's libalgo,
  * 1: our family, the fastest of its algorithms per size, else the first
- * stand-in family of the registry that has the collective, else the library's), and the bench files that time them. */
+ * stand-in family of the registry that has the collective, else the library's), and the bench files
+ * that time them. */
 typedef struct {
   const char *libalgo, *side_name[2];
   const char *algo_of[2][CS_NCOLL][CS_GL_MAXALGOS];

@@ -984,7 +984,9 @@ static void usage(FILE *f) {
       "  maxrate     max-rate machine (per-process rate Rb, per-node NIC rate RN)\n"
       "  lanes       k-lane machine (k NICs per node, ranks alternate over them)\n"
       "  hydra irene theta vsc3 bluewaters   named machines\n"
-      "Options (plain numbers in SI units: s, s/byte, bytes/s; '--opt value' or '--opt=value'):\n"
+      "Options ('--opt value' or '--opt=value'): plain numbers are in SI units (s, s/byte,\n"
+      "bytes/s); SimGrid's units are accepted too: times 1us, 0.5ms, 200ns; rates 10GBps,\n"
+      "100Gbps, 1GiBps; an s/byte option takes a rate and inverts it (--beta 10GBps = 1e-10)\n"
       "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
       "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
       "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
@@ -1012,14 +1014,72 @@ enum {
   OPT_RX = 1 << 11
 };
 
+/* is_int: 1 an integer; 0 a number of dimension dim: 't' a time (s),
+ * 'r' a rate (bytes/s), 'i' an inverse rate (s/byte; a rate with its unit is
+ * inverted, "--beta 10GBps" = 1e-10). */
 static const struct {
   const char *name;
   int bit;
   int is_int;
-} option_table[] = {{"np", OPT_NP, 1},           {"alpha", OPT_ALPHA, 0},   {"beta", OPT_BETA, 0},
-                    {"gamma", OPT_GAMMA, 0},     {"nodes", OPT_NODES, 1},   {"ppn", OPT_PPN, 1},
-                    {"lanes", OPT_LANES, 1},     {"Rb", OPT_RB, 0},         {"RN", OPT_RN, 0},
-                    {"alpha-l", OPT_ALPHA_L, 0}, {"beta-l", OPT_BETA_L, 0}, {"Rx", OPT_RX, 0}};
+  char dim;
+} option_table[] = {{"np", OPT_NP, 1, 0},           {"alpha", OPT_ALPHA, 0, 't'},
+                    {"beta", OPT_BETA, 0, 'i'},     {"gamma", OPT_GAMMA, 0, 'i'},
+                    {"nodes", OPT_NODES, 1, 0},     {"ppn", OPT_PPN, 1, 0},
+                    {"lanes", OPT_LANES, 1, 0},     {"Rb", OPT_RB, 0, 'r'},
+                    {"RN", OPT_RN, 0, 'r'},         {"alpha-l", OPT_ALPHA_L, 0, 't'},
+                    {"beta-l", OPT_BETA_L, 0, 'i'}, {"Rx", OPT_RX, 0, 'r'}};
+
+/* SimGrid's units (its platform files use them): times s, ms, us, ns, ps
+ * (also m, h); rates Bps and bps with decimal (k, M, G, T) or binary (Ki,
+ * Mi, Gi, Ti) prefixes, bits counted as 1/8 byte. A plain number is in SI
+ * units (s, bytes/s, s/byte). Returns 0, or -1 if s is neither. */
+static int parse_unit_value(const char *s, char dim, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno == ERANGE || !isfinite(v)) return -1;
+  if (!*end) {
+    *out = v;
+    return 0;
+  }
+  static const struct {
+    const char *u;
+    double f;
+  } times[] = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+               {"ps", 1e-12}, {"m", 60},    {"h", 3600}};
+  if (dim == 't') {
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+      if (!strcmp(end, times[i].u)) {
+        *out = v * times[i].f;
+        return 0;
+      }
+    return -1;
+  }
+  static const struct {
+    const char *p;
+    double f;
+  } prefixes[] = {{"", 1},
+                  {"k", 1e3},
+                  {"K", 1e3},
+                  {"M", 1e6},
+                  {"G", 1e9},
+                  {"T", 1e12},
+                  {"Ki", 1024.0},
+                  {"Mi", 1048576.0},
+                  {"Gi", 1073741824.0},
+                  {"Ti", 1099511627776.0}};
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+    size_t n = strlen(prefixes[i].p);
+    if (strncmp(end, prefixes[i].p, n)) continue;
+    double f = !strcmp(end + n, "Bps") ? 1 : !strcmp(end + n, "bps") ? 0.125 : 0;
+    if (f == 0) continue;
+    double rate = v * prefixes[i].f * f;
+    if (dim == 'i' && rate <= 0) return -1;
+    *out = dim == 'i' ? 1.0 / rate : rate;
+    return 0;
+  }
+  return -1;
+}
 
 static int allowed_options(cs_platform_kind kind) {
   switch (kind) {
@@ -1044,16 +1104,6 @@ static void options_list(int bits, char *buf, size_t len) {
     used += (size_t)n;
   }
   if (used < len) snprintf(buf + used, len - used, ", --out, --hostfile");
-}
-
-/* Parse a whole string as a finite double. */
-static int parse_double(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
-  *out = v;
-  return 0;
 }
 
 /* Parse a whole string as an int. */
@@ -1168,9 +1218,16 @@ int cs_platform_main(int argc, char **argv) {
     }
     double dv = 0;
     int iv = 0;
-    if (option_table[k].is_int ? parse_int(value, &iv) : parse_double(value, &dv))
+    char dim = option_table[k].dim;
+    if (option_table[k].is_int ? parse_int(value, &iv) : parse_unit_value(value, dim, &dv))
       return bad_usage("option --%s needs %s, got '%s'", name,
-                       option_table[k].is_int ? "an integer" : "a plain number in SI units", value);
+                       option_table[k].is_int ? "an integer"
+                       : dim == 't' ? "a time: seconds, or with a SimGrid unit (1us, 0.5ms, 200ns)"
+                       : dim == 'r' ? "a rate: bytes/s, or with a SimGrid unit (10GBps, 100Gbps, "
+                                      "1GiBps)"
+                                    : "seconds per byte, or a rate with a SimGrid unit whose "
+                                      "inverse it is (10GBps = 1e-10 s/byte)",
+                       value);
     apply_option(&pl, option_table[k].bit, dv, iv);
   }
   if (cs_platform_check(&pl, err, sizeof err) != 0) return bad_usage("%s", err);

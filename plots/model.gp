@@ -23,7 +23,7 @@ do for [_f=1:words(fmts)] {
   set output OUT(word(fmts, _f))
   if (nsim > 0) {
     set multiplot
-    set lmargin at screen 0.12
+    set lmargin at screen 0.14
     set rmargin at screen 0.97
     set tmargin at screen 0.83
     set bmargin at screen 0.41
@@ -52,7 +52,7 @@ do for [_f=1:words(fmts)] {
     unset key
     eval XT
     set xlabel 'message size m (bytes)'
-    set ylabel "|sim − model| / model\n(%)" offset -1, 0
+    set ylabel "|sim − model|\n/ model (%)" offset 0, 0
     unset logscale y
     set format y '%g'
     set yrange [0:*]

@@ -204,6 +204,73 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
+/* Edit distance of a and b (both short), for "did you mean". */
+static int edit_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b), d[64][64];
+  if (la > 63 || lb > 63) return 99;
+  for (int i = 0; i <= la; i++) d[i][0] = i;
+  for (int j = 0; j <= lb; j++) d[0][j] = j;
+  for (int i = 1; i <= la; i++)
+    for (int j = 1; j <= lb; j++) {
+      int x = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), y = d[i - 1][j] + 1, z = d[i][j - 1] + 1;
+      d[i][j] = x < y ? (x < z ? x : z) : (y < z ? y : z);
+    }
+  return d[la][lb];
+}
+
+/* A COLLSIM_* variable in the environment that nothing reads is most likely
+ * a misspelling (COLLSIM_ALLREDUCES): rank 0 of MPI_COMM_WORLD warns once,
+ * with the nearest name this library reads. Called after st[].env is set. */
+static void warn_unknown_env(void) {
+  extern char **environ;
+  /* Read by this library (and the topology module), and by collsim's other
+   * tools (the ./collsim script, plot), which a shell may well export. */
+  static const char *const fixed[] = {"COLLSIM_PMPI_VERBOSE", "COLLSIM_PMPI_LOG",
+                                      "COLLSIM_VNODE",        "COLLSIM_BUILD",
+                                      "COLLSIM_GNUPLOT",      "COLLSIM_PLOTS_DIR"};
+  const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+  for (char **e = environ; e && *e; e++) {
+    if (strncmp(*e, "COLLSIM_", 8)) continue;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+    const char *best = NULL;
+    int bestd = 99, known = 0;
+    char cand[sizeof st[0].env + 16];
+    for (int i = 0; i < nfixed + 3 * CS_NCOLL && !known; i++) {
+      if (i < nfixed)
+        snprintf(cand, sizeof cand, "%s", fixed[i]);
+      else {
+        int c = (i - nfixed) / 3, k = (i - nfixed) % 3;
+        snprintf(cand, sizeof cand, "%.63s%s", st[c].env,
+                 k == 0   ? ""
+                 : k == 1 ? "_MIN_BYTES"
+                          : "_MAX_BYTES");
+      }
+      int d = edit_distance(name, cand);
+      known = d == 0;
+      if (d < bestd) {
+        bestd = d;
+        best = i < nfixed ? fixed[i] : NULL;
+        if (!best) { /* the candidate lives in cand only: keep a copy */
+          static char keep[sizeof cand];
+          snprintf(keep, sizeof keep, "%s", cand);
+          best = keep;
+        }
+      }
+    }
+    if (known) continue;
+    if (bestd <= 3)
+      emit_warning("%s is not a setting of this library and is ignored (did you mean %s?)", name,
+                   best);
+    else
+      emit_warning(
+          "%s is not a setting of this library and is ignored (settings: COLLSIM_<COLL>, "
+          "COLLSIM_<COLL>_MIN_BYTES, _MAX_BYTES, COLLSIM_PMPI_VERBOSE, COLLSIM_PMPI_LOG, "
+          "COLLSIM_VNODE; pmpi/README.md)",
+          name);
+  }
+}
+
 static int shadow_key = MPI_KEYVAL_INVALID;
 static int shadow_delete(MPI_Comm comm, int key, void *val, void *extra);
 
@@ -273,6 +340,8 @@ static void setup(void) {
       }
     }
   }
+
+  if (r0) warn_unknown_env();
 
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, shadow_delete, &shadow_key, NULL);
 

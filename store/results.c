@@ -74,13 +74,17 @@ void cs_csv_write_header(FILE *f, cs_csv_kind kind) {
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m) {
   snprintf(buf, len,
            "# collsim bench backend=%s platform=%s np=%d coll=%s type=%s root=%d in_place=%d "
-           "reps=%d warmup=%d%s%s%s%s\n",
+           "reps=%d warmup=%d%s%s%s%s%s%s\n",
            m->backend, m->platform, m->np, m->coll, m->type, m->root, m->in_place, m->reps,
            m->warmup, m->cfg ? " cfg=" : "", m->cfg ? m->cfg : "", m->layout ? " layout=" : "",
-           m->layout ? m->layout : "");
+           m->layout ? m->layout : "", m->network ? " network=" : "", m->network ? m->network : "");
 }
 
 void cs_csv_smpi_cfg(FILE *f, const char *flags) { fprintf(f, "# smpi-cfg: %s\n", flags); }
+
+void cs_csv_note(FILE *f, const char *key, const char *text) {
+  fprintf(f, "# %s: %s\n", key, text);
+}
 
 void cs_csv_bench_sync(FILE *f, int window) {
   fprintf(f, "# sync=%s\n", window ? "window" : "barrier");

@@ -135,12 +135,16 @@ void cs_csv_write_header(FILE *f, cs_csv_kind kind);
 typedef struct {
   const char *backend, *platform, *coll, *type, *cfg, *layout;
   int np, root, in_place, reps, warmup;
+  const char *network; /* NULL: collsim's exact-timing settings; "smpi": SMPI's network model */
 } cs_bench_meta;
 
 /* The first line of a bench file, "# collsim bench backend=... \n". */
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m);
 /* "# smpi-cfg: FLAGS": the smpirun options that timing runs use. */
 void cs_csv_smpi_cfg(FILE *f, const char *flags);
+/* "# KEY: TEXT": a fact about how a file was made (e.g. placement, gamma),
+ * for people; readers skip it. */
+void cs_csv_note(FILE *f, const char *key, const char *text);
 /* "# sync=window|barrier": how the driver started each repetition. */
 void cs_csv_bench_sync(FILE *f, int window);
 

@@ -32,5 +32,30 @@ expect 2 "unknown command 'chek'" -- "$cli" chek
 expect 2 "Valid commands: list, check" -- "$cli" chek
 # The commutative-only algorithm refuses a non-commutative op, loudly, and
 # the harness counts that refusal as the correct outcome.
-expect 0 "needs a commutative op" -- "$cli" check --coll allreduce,reduce_scatter --algo circulant,ceilhalf --op noncomm --np 3 --count 5
+expect 0 "refused a non-commutative op, as they must: allreduce/circulant" -- "$cli" check --coll allreduce,reduce_scatter --algo circulant,ceilhalf --op noncomm --np 3 --count 5
+# One line for all the expected refusals, not one per algorithm and job.
+n=$("$cli" check --coll allreduce --algo circulant,ceilhalf --op noncomm --np 2,3 --count 5 2>&1 |
+  grep -c "commutative")
+[ "$n" = 1 ] || { echo "FAILED: $n lines about the commutative refusals (want 1)"; fail=1; }
+# Sizes above the limit say what the limit is.
+expect 2 "above the limit of 4000000000 bytes" -- "$cli" bench --platform hydra --np 2 --coll allreduce --algos circulant --bytes 4G
+expect 2 "SMPI 3.32 has no allreduce algorithm 'bogus'" -- "$cli" check --np 2 --coll allreduce --algo native:bogus
+expect 2 "SMPI has one scan algorithm" -- "$cli" check --np 2 --coll scan --algo native:x
+expect 2 "valid: csv, osu, osu-full" -- "$cli" bench --platform hydra --np 2 --coll allreduce --algos circulant --bytes 8 --format table
+# The valid-name list names native:NAME once.
+out=$("$cli" bench --platform hydra --np 2 --coll allreduce --algos nope --bytes 8 2>&1)
+[ "$(grep -o "native:" <<<"$out" | wc -l)" = 1 ] || { echo "FAILED: native:NAME not once in: $out"; fail=1; }
+# SimGrid's units in platform options: the same file as the plain SI numbers.
+a=$("$cli" platform abg --np 3 --alpha 1us --beta 10GBps --gamma 4GBps 2>&1)
+b=$("$cli" platform abg --np 3 --alpha 1e-6 --beta 1e-10 --gamma 2.5e-10 2>&1)
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAILED: --alpha 1us --beta 10GBps differs from 1e-6, 1e-10"; fail=1; }
+a=$("$cli" platform maxrate --Rb 40Gbps --RN 1.25e10 2>&1)
+b=$("$cli" platform maxrate --Rb 5e9 --RN 12.5GBps 2>&1)
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAILED: --Rb 40Gbps differs from 5e9"; fail=1; }
+expect 2 "a time: seconds, or with a SimGrid unit" -- "$cli" platform abg --alpha 1ux
+# Conventions: --version, and --help on every command, list included.
+expect 0 "collsim [0-9]" -- "$cli" --version
+for v in $("$cli" --help | awk '/^commands:/ { on = 1; next } on && NF { print $1 }'); do
+  expect 0 "usage: collsim $v" -- "$cli" "$v" --help
+done
 exit $fail

@@ -15,13 +15,13 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cmake -S "$here" -B "$b" -DCMAKE_BUILD_TYPE=Debug -DCOLLSIM_SANITIZE=ON >"$b.log" 2>&1 ||
   { tail -20 "$b.log"; exit 1; }
 targets="collsim-cli collsim-mpi test_sched"
-for t in test_calibfit test_guidelines; do
+for t in test_calibfit test_guidelines test_findings; do
   grep -q "^$t:" <(cmake --build "$b" --target help 2>/dev/null | sed 's/^\.\.\. //;s/ .*//;s/$/:/') && targets="$targets $t"
 done
 cmake --build "$b" -j2 --target $targets >>"$b.log" 2>&1 || { tail -30 "$b.log"; exit 1; }
 echo "sanitize: built $targets"
 "$b/test_sched" 200 >/dev/null
-for t in test_calibfit test_guidelines; do [ -x "$b/$t" ] && "$b/$t" >/dev/null; done
+for t in test_calibfit test_guidelines test_findings; do [ -x "$b/$t" ] && "$b/$t" >/dev/null; done
 echo "sanitize: unit tests passed"
 cli="$b/collsim-cli"
 log="$b/sanitize-stderr.log"

@@ -64,7 +64,7 @@ int main(void) {
   int fd = mkstemp(path);
   if (fd < 0) return 1;
   close(fd);
-  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0};
+  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0, NULL};
   char first[1024];
   cs_csv_bench_comment(first, sizeof first, &m);
   EXPECT_STR(first,

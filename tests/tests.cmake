@@ -122,3 +122,29 @@ set_tests_properties(calibrate_seg PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
 # Two runs of the same simulation print identical CSV.
 add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})
+
+# SMPI's own algorithm names (algos/smpi.def, collsim list --smpi) are what the
+# installed SimGrid accepts; a bad native:NAME is refused before launch.
+add_test(NAME smpi_names COMMAND bash ${T}/smpi_names.sh ${CLI})
+
+# bench conventions: SIGINT -> status 130, finished rows kept, resume without
+# duplicates; a second writer of one CSV refused (flock); --format osu.
+add_test(NAME bench_interrupt COMMAND bash ${T}/bench_interrupt.sh ${CLI})
+set_tests_properties(bench_interrupt PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# The PMPI library names a misspelled COLLSIM_* variable (pmpi/pmpi.cmake
+# builds the app and the library).
+add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>
+                               $<TARGET_FILE:collsim-pmpi>)
+
+# Any SimGrid platform: SimGrid's own example files (tests/platforms/, no
+# hostfile, no collsim-model line) with bench, predict --model and guidelines;
+# host:N hostfile lines, unknown hosts, --smpi-network (docs/byo-platform.md).
+add_test(NAME foreign_platform COMMAND bash ${T}/foreign_platform.sh ${CLI} ${T}/platforms)
+set_tests_properties(foreign_platform PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# Report findings (findings/): winners, ratios, bands, crossovers, anomalies
+# and guideline violations equal the numbers of CSVs written for the test.
+add_executable(test_findings ${T}/test_findings.c)
+target_link_libraries(test_findings collsim_analysis m)
+add_test(NAME findings COMMAND test_findings)

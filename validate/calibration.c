@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "findings.h"
 #include "results.h"
 
 /* ---- raw samples ---------------------------------------------------------- */
@@ -189,20 +190,10 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A) {
 
 /* ---- printing ---------------------------------------------------------------- */
 
-static const char *fmt_bytes(double b, char *buf, size_t len) {
-  if (b >= 1048576 && fmod(b, 1048576) == 0)
-    snprintf(buf, len, "%g MiB", b / 1048576);
-  else if (b >= 1024 && fmod(b, 1024) == 0)
-    snprintf(buf, len, "%g KiB", b / 1024);
-  else
-    snprintf(buf, len, "%g B", b);
-  return buf;
-}
-
 static const char *fmt_resid(const cs_calib_line *r, char *buf, size_t len) {
   char b[32];
   snprintf(buf, len, "%.1f%% (max %.0f%% at %s)", 100 * r->f.rms_rel, 100 * r->f.max_rel,
-           fmt_bytes(r->f.x_max_rel, b, sizeof b));
+           cs_fmt_bytes(r->f.x_max_rel, b, sizeof b));
   return buf;
 }
 
@@ -219,7 +210,7 @@ static void print_line_pair(FILE *out, const char *an, const char *bn, const cs_
           rel_se(r->f.se_a, r->f.a), fmt_resid(r, res, sizeof res));
   fprintf(out, "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  %s, %d sizes %s..%s%s\n", bn, r->f.b,
           rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes,
-          fmt_bytes(r->xmin, b1, sizeof b1), fmt_bytes(r->xmax, b2, sizeof b2),
+          cs_fmt_bytes(r->xmin, b1, sizeof b1), cs_fmt_bytes(r->xmax, b2, sizeof b2),
           r->dropped ? " (sizes with a zero median time dropped)" : "");
 }
 

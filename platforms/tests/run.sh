@@ -209,7 +209,7 @@ usage_case "valid kinds: abg, maxrate, lanes, hydra, irene, theta, vsc3, bluewat
 usage_case "valid kinds" ""
 usage_case "option --lanes is not valid for kind maxrate" maxrate --lanes 2
 usage_case "valid options: --np, --alpha, --beta, --gamma" abg --nodes 3
-usage_case "needs a plain number" abg --alpha 1us
+usage_case "needs a time: seconds, or with a SimGrid unit" abg --alpha 1ux
 usage_case "nodes must be between 1 and 36 for hydra" hydra --nodes 37
 usage_case "lanes must be between 1 and ppn" lanes --ppn 2 --lanes 3
 usage_case "beta (s/byte) must be a finite number > 0" abg --beta 0

@@ -1,0 +1,265 @@
+/* Any SimGrid platform, not only those collsim writes ("bring your own
+ * platform", docs/byo-platform.md): the hosts SimGrid reads from the file
+ * (collsim-hosts), the default placement when no hostfile is given, a
+ * hostfile checked (SMPI's "host" and "host:N" lines) before anything is
+ * launched, the gamma a host speed implies, and the smpirun settings a
+ * timing run applies. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "platgen.h"
+
+/* Natural order of host names: digit runs compare as numbers, so that
+ * node-2 comes before node-10 (SimGrid lists hosts in plain name order). */
+static int natural_cmp(const char *a, const char *b) {
+  while (*a && *b) {
+    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+      while (*a == '0' && isdigit((unsigned char)a[1])) a++;
+      while (*b == '0' && isdigit((unsigned char)b[1])) b++;
+      size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+      if (la != lb) return la < lb ? -1 : 1;
+      int c = strncmp(a, b, la);
+      if (c) return c;
+      a += la;
+      b += lb;
+    } else {
+      if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+      a++;
+      b++;
+    }
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+/* Whether a note about xml was already printed by this process (a
+ * guidelines run benches many files on one platform): say it once. */
+static int said_before(const char *what, const char *xml) {
+  static char said[2][4096];
+  int k = what[0] == 'g';
+  if (!strcmp(said[k], xml)) return 1;
+  snprintf(said[k], sizeof said[k], "%s", xml);
+  return 0;
+}
+
+static int host_cmp(const void *x, const void *y) {
+  return natural_cmp(((const cs_host *)x)->name, ((const cs_host *)y)->name);
+}
+
+int cs_platform_hosts(const char *xml, cs_host **out) {
+  *out = NULL;
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "'%s/collsim-hosts' '%s' 2>&1", cs_self_dir(), xml);
+  FILE *p = popen(cmd, "r");
+  if (!p) {
+    fprintf(stderr, "collsim: cannot run collsim-hosts: %s\n", strerror(errno));
+    return -1;
+  }
+  int n = 0, cap = 0;
+  cs_host *h = NULL;
+  char line[1024], first_bad[1024] = "";
+  while (fgets(line, sizeof line, p)) {
+    cs_host x;
+    if (sscanf(line, "%255s %d %lf", x.name, &x.cores, &x.speed) != 3) {
+      if (!first_bad[0]) snprintf(first_bad, sizeof first_bad, "%s", line);
+      continue;
+    }
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      cs_host *g = realloc(h, (size_t)cap * sizeof *h);
+      if (!g) break;
+      h = g;
+    }
+    h[n++] = x;
+  }
+  int st = pclose(p);
+  if (st != 0 || n == 0) {
+    fprintf(stderr, "collsim: SimGrid cannot read the platform %s%s%s", xml,
+            first_bad[0] ? ": " : "\n", first_bad);
+    free(h);
+    return -1;
+  }
+  qsort(h, (size_t)n, sizeof *h, host_cmp);
+  *out = h;
+  return n;
+}
+
+static const cs_host *find_host(const cs_host *h, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(h[i].name, name)) return &h[i];
+  return NULL;
+}
+
+/* The hostfile of the default placement, written once per process into a
+ * temporary directory removed at exit. */
+static char place_dir[4096];
+static void remove_place_dir(void) {
+  if (place_dir[0]) cs_rm_tree(place_dir);
+}
+
+int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, int np, int quiet,
+                   char *note, size_t notelen) {
+  cs_host *h;
+  int n = cs_platform_hosts(xml, &h);
+  if (n < 0) return -1;
+  note[0] = '\0';
+  int rc = 0;
+  if (!hosts[0]) {
+    /* Default: each host's cores in turn, hosts in natural name order. */
+    long cap = 0;
+    for (int i = 0; i < n; i++) cap += h[i].cores > 0 ? h[i].cores : 1;
+    if (cap < np) {
+      fprintf(stderr,
+              "collsim %s: %s has %d hosts with %ld cores in all, --np %d asks for more; give "
+              "a hostfile (--hostfile H, lines 'host' or 'host:N' for N ranks on a host) to "
+              "place more ranks per host, or use a larger platform\n",
+              cmd, xml, n, cap, np);
+      free(h);
+      return -1;
+    }
+    if (!place_dir[0]) {
+      if (cs_make_tmpdir(place_dir, sizeof place_dir)) {
+        perror("collsim: temporary directory");
+        free(h);
+        return -1;
+      }
+      atexit(remove_place_dir);
+    }
+    static int seq;
+    snprintf(hosts, len, "%s/place%d.hostfile", place_dir, seq++);
+    FILE *f = fopen(hosts, "w");
+    if (!f) {
+      fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, hosts, strerror(errno));
+      free(h);
+      return -1;
+    }
+    int placed = 0, used = 0;
+    for (int i = 0; i < n && placed < np; i++, used++) {
+      int k = h[i].cores > 0 ? h[i].cores : 1;
+      if (k > np - placed) k = np - placed;
+      fprintf(f, "%s:%d\n", h[i].name, k);
+      placed += k;
+    }
+    fclose(f);
+    snprintf(note, notelen,
+             "default: %d ranks fill the cores of the first %d of %d hosts in natural name "
+             "order (%s first)",
+             np, used, n, h[0].name);
+    if (!quiet && !said_before("placement", xml))
+      fprintf(stderr, "collsim %s: no hostfile for %s: placement %s; give --hostfile to choose\n",
+              cmd, xml, note);
+  } else {
+    /* A given hostfile: SMPI's syntax, names checked against the platform. */
+    FILE *f = fopen(hosts, "r");
+    if (!f) {
+      fprintf(stderr, "collsim %s: cannot read the hostfile %s: %s\n", cmd, hosts, strerror(errno));
+      free(h);
+      return -1;
+    }
+    char line[1024];
+    long ranks = 0, lineno = 0;
+    int over = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+      lineno++;
+      line[strcspn(line, "\r\n")] = '\0';
+      char *s = line;
+      while (isspace((unsigned char)*s)) s++;
+      size_t l = strlen(s);
+      while (l && isspace((unsigned char)s[l - 1])) s[--l] = '\0';
+      if (!*s) continue;
+      long k = 1;
+      char *colon = strrchr(s, ':');
+      if (colon) {
+        char *e;
+        k = strtol(colon + 1, &e, 10);
+        if (*e || e == colon + 1 || k < 1) {
+          fprintf(stderr, "collsim %s: %s line %ld: '%s': expected 'host' or 'host:N', N >= 1\n",
+                  cmd, hosts, lineno, s);
+          rc = -1;
+          break;
+        }
+        *colon = '\0';
+      }
+      const cs_host *x = find_host(h, n, s);
+      if (!x) {
+        fprintf(stderr, "collsim %s: %s line %ld: host '%s' is not in %s (its %d hosts: %s", cmd,
+                hosts, lineno, s, xml, n, h[0].name);
+        for (int i = 1; i < n && i < 4; i++) fprintf(stderr, ", %s", h[i].name);
+        fprintf(stderr, "%s)\n", n > 4 ? ", ..." : "");
+        rc = -1;
+        break;
+      }
+      if (k > x->cores) over = 1;
+      ranks += k;
+    }
+    fclose(f);
+    if (rc == 0 && ranks < np) {
+      fprintf(stderr,
+              "collsim %s: %s places %ld ranks, --np %d asks for more (SMPI would wrap ranks "
+              "onto hosts); add lines to it ('host:N' puts N ranks on a host), or write a "
+              "larger platform: `./collsim calibrate --np %d --out %s` (a calibrated one) or "
+              "`./collsim platform KIND ... --out %s --hostfile %s` with room for %d ranks\n",
+              cmd, hosts, ranks, np, np, xml, xml, hosts, np);
+      rc = -1;
+    }
+    if (rc == 0 && over && !quiet)
+      fprintf(stderr,
+              "collsim %s: note: %s places more ranks on a host than it has cores; SMPI "
+              "shares the host's speed among them (local work gets slower)\n",
+              cmd, hosts);
+  }
+  free(h);
+  return rc;
+}
+
+double cs_platform_gamma(const char *cmd, const char *xml, int quiet) {
+  cs_platform pl;
+  char err[512];
+  if (cs_platform_read(xml, &pl, err, sizeof err) == 0) return pl.gamma;
+  cs_host *h;
+  int n = cs_platform_hosts(xml, &h);
+  if (n < 0) return -1;
+  double lo = h[0].speed, hi = h[0].speed;
+  for (int i = 1; i < n; i++) {
+    if (h[i].speed < lo) lo = h[i].speed;
+    if (h[i].speed > hi) hi = h[i].speed;
+  }
+  free(h);
+  if (!quiet && !said_before("gamma", xml)) {
+    if (lo == hi)
+      fprintf(stderr,
+              "collsim %s: %s has no collsim-model line: local work (a reduction of b bytes "
+              "is charged b flops) costs gamma = 1 / host speed = %.3g s/byte (hosts of %.4g "
+              "flop/s)\n",
+              cmd, xml, 1 / hi, hi);
+    else
+      fprintf(stderr,
+              "collsim %s: %s has no collsim-model line: local work (a reduction of b bytes "
+              "is charged b flops) costs gamma = 1 / host speed, %.3g to %.3g s/byte (hosts "
+              "of %.4g to %.4g flop/s); gamma below is the slowest host's\n",
+              cmd, xml, 1 / hi, 1 / lo, lo, hi);
+  }
+  return 1 / lo;
+}
+
+/* The smpirun settings of a timing run on xml: collsim's exact-timing flags
+ * (platgen.h; SMPI's network model where the platform carries segmented
+ * factors, cs_platform_smpirun_flags_for), or with keep_network SMPI's own network model and protocol
+ * (the network/... settings and smpi/send-is-detached-thresh dropped; the
+ * deterministic computation settings kept). */
+void cs_timing_flags(const char *xml, int keep_network, char *buf, size_t len) {
+  char all[1024];
+  snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_for(xml));
+  size_t n = 0;
+  buf[0] = '\0';
+  for (char *s = NULL, *t = strtok_r(all, " ", &s); t; t = strtok_r(NULL, " ", &s)) {
+    if (keep_network && (!strncmp(t, "--cfg=network/", 14) ||
+                         !strncmp(t, "--cfg=smpi/send-is-detached-thresh", 34)))
+      continue;
+    n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", t);
+  }
+}

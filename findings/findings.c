@@ -1,0 +1,393 @@
+/* Findings computed from result CSVs (findings.h). */
+#include "findings.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guidelines.h"
+#include "results.h"
+
+const char *cs_fmt_bytes(double b, char *buf, size_t len) {
+  if (b >= 1048576 && fmod(b, 1048576) == 0)
+    snprintf(buf, len, "%g MiB", b / 1048576);
+  else if (b >= 1024 && fmod(b, 1024) == 0)
+    snprintf(buf, len, "%g KiB", b / 1024);
+  else
+    snprintf(buf, len, "%.0f B", b);
+  return buf;
+}
+
+const char *cs_fmt_time(double t, char *buf, size_t len) {
+  if (t < 1e-3)
+    snprintf(buf, len, "%.3g us", t * 1e6);
+  else if (t < 1)
+    snprintf(buf, len, "%.3g ms", t * 1e3);
+  else
+    snprintf(buf, len, "%.3g s", t);
+  return buf;
+}
+
+int cs_algo_is_library(const char *algo) {
+  return !strcmp(algo, "native") || !strncmp(algo, "native:", 7) || !strncmp(algo, "lib:", 4);
+}
+
+/* ---- bench files ------------------------------------------------------------------ */
+
+static const char *ran_col;
+void cs_findings_ran_column(const char *name) { ran_col = name; }
+
+static int index_of_size(cs_bench_table *tb, long b) {
+  for (int i = 0; i < tb->nsizes; i++)
+    if (tb->bytes[i] == b) return i;
+  if (tb->nsizes == CS_FIND_MAXSIZES) return -1;
+  int i = tb->nsizes++;
+  while (i > 0 && tb->bytes[i - 1] > b) { /* keep ascending: shift the larger ones */
+    tb->bytes[i] = tb->bytes[i - 1];
+    for (int a = 0; a < CS_FIND_MAXALGOS; a++) {
+      tb->t[a][i] = tb->t[a][i - 1];
+      memcpy(tb->ran[a][i], tb->ran[a][i - 1], sizeof tb->ran[a][i]);
+    }
+    i--;
+  }
+  tb->bytes[i] = b;
+  for (int a = 0; a < CS_FIND_MAXALGOS; a++) {
+    tb->t[a][i] = NAN;
+    tb->ran[a][i][0] = '\0';
+  }
+  return i;
+}
+
+static int index_of_algo(cs_bench_table *tb, const char *name) {
+  for (int a = 0; a < tb->nalgos; a++)
+    if (!strcmp(tb->algo[a], name)) return a;
+  if (tb->nalgos == CS_FIND_MAXALGOS) return -1;
+  int a = tb->nalgos++;
+  snprintf(tb->algo[a], sizeof tb->algo[a], "%s", name);
+  for (int i = 0; i < CS_FIND_MAXSIZES; i++) tb->t[a][i] = NAN;
+  return a;
+}
+
+int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t errlen) {
+  memset(tb, 0, sizeof *tb);
+  cs_csv_reader r;
+  if (cs_csv_open(&r, path)) {
+    snprintf(err, errlen, "cannot read %s", path);
+    return -1;
+  }
+  int k, col[CS_BENCH_NCOL], have = 0, rows = 0, icran = -1;
+  while ((k = cs_csv_next(&r)) != 0) {
+    if (k != 1) continue;
+    if (!have) {
+      for (int i = 0; i < CS_BENCH_NCOL; i++)
+        col[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, i));
+      if (col[CS_BENCH_ALGO] < 0 || col[CS_BENCH_BYTES] < 0 || col[CS_BENCH_MEDIAN] < 0) {
+        snprintf(err, errlen, "%s is not a bench CSV (no algo, bytes, median_s columns)", path);
+        cs_csv_close(&r);
+        return -1;
+      }
+      have = 1;
+      icran = ran_col ? cs_csv_col(&r, ran_col) : -1;
+    }
+    const char *c = cs_csv_get(&r, col[CS_BENCH_COLL]), *a = cs_csv_get(&r, col[CS_BENCH_ALGO]),
+               *p = cs_csv_get(&r, col[CS_BENCH_P]), *b = cs_csv_get(&r, col[CS_BENCH_BYTES]),
+               *m = cs_csv_get(&r, col[CS_BENCH_MEDIAN]);
+    double bv, mv;
+    if (!a || !b || !m || cs_csv_number(b, CS_COL_INT, &bv) || cs_csv_number(m, 0, &mv)) continue;
+    if (c && !tb->coll[0]) snprintf(tb->coll, sizeof tb->coll, "%s", c);
+    if (p && !tb->p) tb->p = atoi(p);
+    int ai = index_of_algo(tb, a), si = index_of_size(tb, (long)bv);
+    if (ai < 0 || si < 0) continue;
+    tb->t[ai][si] = mv; /* a later row of the same case replaces an earlier one */
+    const char *ran = cs_csv_get(&r, icran);
+    snprintf(tb->ran[ai][si], sizeof tb->ran[ai][si], "%s", ran ? ran : "");
+    rows++;
+  }
+  cs_csv_close(&r);
+  if (!rows) {
+    snprintf(err, errlen, "%s has no rows", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Fastest and second fastest at size i; the best of each side. */
+static void rank_at(const cs_bench_table *tb, int i, cs_band *b) {
+  b->size = i;
+  b->winner = b->second = b->best_ours = b->best_lib = -1;
+  for (int a = 0; a < tb->nalgos; a++) {
+    double t = tb->t[a][i];
+    if (isnan(t)) continue;
+    if (b->winner < 0 || t < tb->t[b->winner][i]) {
+      b->second = b->winner;
+      b->winner = a;
+    } else if (b->second < 0 || t < tb->t[b->second][i]) {
+      b->second = a;
+    }
+    int *best = cs_algo_is_library(tb->algo[a]) ? &b->best_lib : &b->best_ours;
+    if (*best < 0 || t < tb->t[*best][i]) *best = a;
+  }
+  b->t_win = b->winner >= 0 ? tb->t[b->winner][i] : NAN;
+  b->t_second = b->second >= 0 ? tb->t[b->second][i] : NAN;
+  b->t_ours = b->best_ours >= 0 ? tb->t[b->best_ours][i] : NAN;
+  b->t_lib = b->best_lib >= 0 ? tb->t[b->best_lib][i] : NAN;
+}
+
+static int timed_count(const cs_bench_table *tb, int i) {
+  int n = 0;
+  for (int a = 0; a < tb->nalgos; a++) n += !isnan(tb->t[a][i]);
+  return n;
+}
+
+static void add_anom(cs_bench_findings *f, int kind, int a, int i, int prev, int next,
+                     const cs_bench_table *tb) {
+  if (f->nanom == CS_FIND_MAXANOM) return;
+  cs_anomaly x = {kind, a, i, prev, next, tb->t[a][i], NAN, NAN};
+  if (prev >= 0) x.t_prev = tb->t[a][prev];
+  if (next >= 0) x.t_next = tb->t[a][next];
+  f->anom[f->nanom++] = x;
+}
+
+void cs_bench_find(const cs_bench_table *tb, cs_bench_findings *f) {
+  memset(f, 0, sizeof *f);
+  f->first = f->last = -1;
+  for (int i = 0; i < tb->nsizes; i++) {
+    if (tb->bytes[i] <= 0 || timed_count(tb, i) < 2) continue;
+    if (f->first < 0) f->first = i;
+    f->last = i;
+  }
+  /* Bands: the smallest and largest sizes compared, and the one nearest
+   * their geometric mean. */
+  if (f->first >= 0) {
+    rank_at(tb, f->first, &f->band[f->nband++]);
+    if (f->last != f->first) {
+      double mid = 0.5 * (log((double)tb->bytes[f->first]) + log((double)tb->bytes[f->last]));
+      int best = -1;
+      for (int i = f->first + 1; i < f->last; i++) {
+        if (tb->bytes[i] <= 0 || timed_count(tb, i) < 2) continue;
+        if (best < 0 ||
+            fabs(log((double)tb->bytes[i]) - mid) < fabs(log((double)tb->bytes[best]) - mid))
+          best = i;
+      }
+      if (best >= 0) rank_at(tb, best, &f->band[f->nband++]);
+      rank_at(tb, f->last, &f->band[f->nband++]);
+    }
+    /* Winner runs over the sizes compared. */
+    for (int i = f->first; i <= f->last; i++) {
+      if (tb->bytes[i] <= 0 || timed_count(tb, i) < 2) continue;
+      cs_band b;
+      rank_at(tb, i, &b);
+      if (f->nwin && f->win_algo[f->nwin - 1] == b.winner) {
+        f->win_to[f->nwin - 1] = i;
+      } else {
+        f->win_algo[f->nwin] = b.winner;
+        f->win_from[f->nwin] = f->win_to[f->nwin] = i;
+        f->nwin++;
+      }
+    }
+  }
+  /* Anomalies: cases moving 0 bytes; times far off both neighbours. */
+  for (int a = 0; a < tb->nalgos; a++) {
+    int prev = -1;
+    for (int i = 0; i < tb->nsizes; i++) {
+      double t = tb->t[a][i];
+      if (isnan(t)) continue;
+      if (tb->bytes[i] <= 0) {
+        add_anom(f, CS_ANOM_ZERO_BYTES, a, i, -1, -1, tb);
+        continue;
+      }
+      int next = -1;
+      for (int j = i + 1; j < tb->nsizes && next < 0; j++)
+        if (!isnan(tb->t[a][j])) next = j;
+      if (prev >= 0 && next >= 0) {
+        double tp = tb->t[a][prev], tn = tb->t[a][next];
+        if (t > CS_FIND_SPIKE * tp && t > CS_FIND_SPIKE * tn)
+          add_anom(f, CS_ANOM_SPIKE, a, i, prev, next, tb);
+        else if (t * CS_FIND_SPIKE < tp && t * CS_FIND_SPIKE < tn)
+          add_anom(f, CS_ANOM_DIP, a, i, prev, next, tb);
+      }
+      prev = i;
+    }
+  }
+}
+
+void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *tb,
+                          const cs_bench_findings *f) {
+  char b1[32], b2[32], t1[32], t2[32];
+  fprintf(md, "**%s, %s, p = %d** (%d algorithms, %d sizes run: %s .. %s)\n\n", machine, tb->coll,
+          tb->p, tb->nalgos, tb->nsizes, cs_fmt_bytes((double)tb->bytes[0], b1, sizeof b1),
+          cs_fmt_bytes((double)tb->bytes[tb->nsizes - 1], b2, sizeof b2));
+  if (!f->nband) {
+    fprintf(md, "No size has two algorithms timed: nothing to compare.\n\n");
+  } else {
+    static const char *const names[3] = {"small", "medium", "large"};
+    fprintf(md,
+            "| size | m | winner | time | runner-up | its time / winner's | best of ours / "
+            "best library |\n|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < f->nband; k++) {
+      const cs_band *b = &f->band[k];
+      const char *name = f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
+      fprintf(md, "| %s | %s | %s | %s | ", name,
+              cs_fmt_bytes((double)tb->bytes[b->size], b1, sizeof b1), tb->algo[b->winner],
+              cs_fmt_time(b->t_win, t1, sizeof t1));
+      if (b->second >= 0)
+        fprintf(md, "%s | %.2fx | ", tb->algo[b->second], b->t_second / b->t_win);
+      else
+        fprintf(md, "- | - | ");
+      if (b->best_ours >= 0 && b->best_lib >= 0)
+        fprintf(md, "%s %s, %s %s: %s |\n", tb->algo[b->best_ours],
+                cs_fmt_time(b->t_ours, t1, sizeof t1), tb->algo[b->best_lib],
+                cs_fmt_time(b->t_lib, t2, sizeof t2),
+                b->t_ours <= b->t_lib
+                    ? (snprintf(b2, sizeof b2, "ours %.2fx faster", b->t_lib / b->t_ours), b2)
+                    : (snprintf(b2, sizeof b2, "library %.2fx faster", b->t_ours / b->t_lib), b2));
+      else
+        fprintf(md, "- |\n");
+    }
+    fprintf(md, "\nFastest by size: ");
+    for (int k = 0; k < f->nwin; k++) {
+      fprintf(md, "%s%s ", k ? "; " : "", tb->algo[f->win_algo[k]]);
+      if (f->win_from[k] == f->win_to[k])
+        fprintf(md, "at %s", cs_fmt_bytes((double)tb->bytes[f->win_from[k]], b1, sizeof b1));
+      else
+        fprintf(md, "from %s to %s", cs_fmt_bytes((double)tb->bytes[f->win_from[k]], b1, sizeof b1),
+                cs_fmt_bytes((double)tb->bytes[f->win_to[k]], b2, sizeof b2));
+    }
+    if (f->nwin > 1)
+      fprintf(md, " (%d crossover%s).\n\n", f->nwin - 1, f->nwin > 2 ? "s" : "");
+    else
+      fprintf(md, " (no crossover).\n\n");
+  }
+  int zero = 0;
+  for (int k = 0; k < f->nanom; k++) {
+    const cs_anomaly *x = &f->anom[k];
+    if (x->kind == CS_ANOM_ZERO_BYTES) {
+      zero++;
+      continue;
+    }
+    const char *rp = tb->ran[x->algo][x->prev], *rh = tb->ran[x->algo][x->size],
+               *rn = tb->ran[x->algo][x->next];
+    if (rh[0] && (strcmp(rh, rp) || strcmp(rh, rn))) {
+      fprintf(md,
+              "- Anomaly, explained: %s at %s takes %s (%s before, %s after): the algorithm "
+              "that ran there is %s, against %s before and %s after.\n",
+              tb->algo[x->algo], cs_fmt_bytes((double)tb->bytes[x->size], b1, sizeof b1),
+              cs_fmt_time(x->t, t1, sizeof t1), cs_fmt_time(x->t_prev, t2, sizeof t2),
+              cs_fmt_time(x->t_next, b2, sizeof b2), rh, rp[0] ? rp : "?", rn[0] ? rn : "?");
+      continue;
+    }
+    fprintf(md,
+            "- Anomaly: %s at %s takes %s, %.1fx %s its neighbours (%s before, %s after); "
+            "times grow with size, so this point is suspect (a change of algorithm or "
+            "protocol inside the library, or a measurement artefact).\n",
+            tb->algo[x->algo], cs_fmt_bytes((double)tb->bytes[x->size], b1, sizeof b1),
+            cs_fmt_time(x->t, t1, sizeof t1),
+            x->kind == CS_ANOM_SPIKE ? x->t / fmax(x->t_prev, x->t_next)
+                                     : fmin(x->t_prev, x->t_next) / x->t,
+            x->kind == CS_ANOM_SPIKE ? "above" : "below", cs_fmt_time(x->t_prev, t2, sizeof t2),
+            cs_fmt_time(x->t_next, b2, sizeof b2));
+  }
+  if (zero)
+    fprintf(md,
+            "- %d case%s moved 0 bytes (block collectives use p blocks of floor(m/p) bytes: "
+            "m < p gives empty blocks); their times only measure synchronisation and are left "
+            "out of the comparison above.\n",
+            zero, zero > 1 ? "s" : "");
+  if (zero || f->nanom > zero) fprintf(md, "\n");
+}
+
+/* ---- guidelines files ------------------------------------------------------------- */
+
+static double gl_severity(double ratio) { return ratio > 0 && ratio < 1 ? 1 / ratio : ratio; }
+
+int cs_gl_find(const char *path, cs_gl_findings *g, char *err, size_t errlen) {
+  memset(g, 0, sizeof *g);
+  cs_csv_reader r;
+  if (cs_csv_open(&r, path)) {
+    snprintf(err, errlen, "cannot read %s", path);
+    return -1;
+  }
+  int k, col[CS_GUIDE_NCOL], have = 0;
+  while ((k = cs_csv_next(&r)) != 0) {
+    if (k != 1) continue;
+    if (!have)
+      for (int i = 0; i < CS_GUIDE_NCOL; i++)
+        col[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_GUIDELINES, i));
+    have = 1;
+    const char *id = cs_csv_get(&r, col[CS_GUIDE_ID]), *side = cs_csv_get(&r, col[CS_GUIDE_SIDE]),
+               *v = cs_csv_get(&r, col[CS_GUIDE_VIOLATED]),
+               *ra = cs_csv_get(&r, col[CS_GUIDE_RATIO]), *b = cs_csv_get(&r, col[CS_GUIDE_BYTES]);
+    if (!id || !v || !ra || !b) continue;
+    if (!side) side = "";
+    int s = 0;
+    while (s < g->nsides && strcmp(g->side[s], side)) s++;
+    if (s == g->nsides) {
+      if (g->nsides == CS_FIND_MAXSIDES) continue;
+      snprintf(g->side[g->nsides++], sizeof g->side[0], "%s", side);
+    }
+    g->compared[s]++;
+    if (atoi(v) != 1) continue;
+    g->violated[s]++;
+    double ratio = atof(ra);
+    /* Keep the CS_FIND_WORST worst, worst first: the ratio's distance from
+     * 1 either way (an approximate guideline "~" is violated by a ratio far
+     * below 1 too). */
+    int n = g->nworst[s], at = n;
+    while (at > 0 && gl_severity(g->worst[s][at - 1].ratio) < gl_severity(ratio)) at--;
+    if (at >= CS_FIND_WORST) continue;
+    if (n < CS_FIND_WORST) g->nworst[s]++;
+    for (int j = g->nworst[s] - 1; j > at; j--) g->worst[s][j] = g->worst[s][j - 1];
+    snprintf(g->worst[s][at].id, sizeof g->worst[s][at].id, "%s", id);
+    g->worst[s][at].bytes = atol(b);
+    g->worst[s][at].ratio = ratio;
+  }
+  cs_csv_close(&r);
+  if (!have) {
+    snprintf(err, errlen, "%s has no rows", path);
+    return -1;
+  }
+  return 0;
+}
+
+void cs_findings_gl_md(FILE *md, const char *machine, const cs_gl_findings *g) {
+  char b[32];
+  for (int s = 0; s < g->nsides; s++) {
+    fprintf(md, "- %s%s%s: %d of %d comparisons violated", machine ? machine : "",
+            machine ? ", side " : "side ", g->side[s], g->violated[s], g->compared[s]);
+    for (int k = 0; k < g->nworst[s]; k++)
+      fprintf(md, "%s%s at %s (ratio %.2f)",
+              k ? "; " : "; worst: ", cs_guideline_desc(g->worst[s][k].id),
+              cs_fmt_bytes((double)g->worst[s][k].bytes, b, sizeof b), g->worst[s][k].ratio);
+    fprintf(md, "\n");
+  }
+}
+
+void cs_findings_summary_md(FILE *md, const char *const *bench, const char *const *bench_machine,
+                            int nbench, const char *const *gl, const char *const *gl_machine,
+                            int ngl) {
+  static cs_bench_table tb;
+  static cs_bench_findings fi;
+  char err[4400];
+  fprintf(md,
+          "## Summary\n\nComputed from the CSV files below (median times; \"ours\" are "
+          "collsim's algorithms, \"library\" native, native:NAME and lib:SELECTOR). Small, "
+          "medium and large are the smallest size compared, the one nearest their geometric "
+          "mean and the largest.\n\n");
+  for (int i = 0; i < nbench; i++) {
+    if (cs_bench_table_read(bench[i], &tb, err, sizeof err)) {
+      fprintf(md, "- %s: %s\n\n", bench_machine[i], err);
+      continue;
+    }
+    cs_bench_find(&tb, &fi);
+    cs_findings_bench_md(md, bench_machine[i], &tb, &fi);
+  }
+  if (ngl) fprintf(md, "Performance guidelines (tolerance as in each file):\n\n");
+  for (int i = 0; i < ngl; i++) {
+    cs_gl_findings g;
+    if (cs_gl_find(gl[i], &g, err, sizeof err))
+      fprintf(md, "- %s: %s\n", gl_machine[i], err);
+    else
+      cs_findings_gl_md(md, gl_machine[i], &g);
+  }
+  if (ngl) fprintf(md, "\n");
+}
