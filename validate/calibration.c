@@ -228,13 +228,13 @@ static void print_segments(FILE *out, const char *name, const cs_calib_line *r) 
           "    %s: %d segment%s (breakpoints from the data: DP + BIC), residual %.1f%% (max %.0f%% "
           "at %s) vs %.1f%% for one line\n",
           name, g->nseg, g->nseg == 1 ? "" : "s", 100 * g->rms_rel, 100 * g->max_rel,
-          fmt_bytes(g->x_max_rel, b1, sizeof b1), 100 * line);
+          cs_fmt_bytes(g->x_max_rel, b1, sizeof b1), 100 * line);
   for (int i = 0; i < g->nseg; i++) {
     const cs_linfit *f = &g->seg[i];
     fprintf(out,
             "      m %s %-9s %-7s: %10.4g s +-%4.1f%% + %10.4g s/B +-%4.1f%% (%6.3g GB/s), "
             "residual %4.1f%%, %d sizes\n",
-            i ? ">" : ">=", i ? fmt_bytes(floor(g->from[i]), b1, sizeof b1) : "0 B",
+            i ? ">" : ">=", i ? cs_fmt_bytes(floor(g->from[i]), b1, sizeof b1) : "0 B",
             i ? (g->crossing[i] ? "(kink)" : "(jump)") : "", f->a, rel_se(f->se_a, f->a), f->b,
             rel_se(f->se_b, f->b), f->b > 0 ? 1e-9 / f->b : 0.0, 100 * f->rms_rel, f->n);
   }
