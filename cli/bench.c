@@ -234,9 +234,12 @@ int cs_bench_run(cs_bench_req *q) {
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
-      if (!strncmp(name, "native:", 7))
-        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_colls[q->coll].name, name + 7);
-      if (!strncmp(name, "lib:", 4)) argv_add(&j->args, "--cfg=smpi/coll-selector:%s", name + 4);
+      if (cs_argv_smpi_algo(&j->args, q->coll, name, "bench")) {
+        rc = 2;
+        nj--;
+        argv_free(&j->args);
+        break;
+      }
       if (q->cfg) {
         char extra[1024];
         snprintf(extra, sizeof extra, "%s", q->cfg);
@@ -355,6 +358,13 @@ int cs_check_algos(cs_coll coll, const char **algos, int n) {
         return -1;
       }
       continue;
+    }
+    if (!strncmp(a, "native:", 7) && !cs_smpi_algo_key(coll)) {
+      argv_t none;
+      argv_init(&none);
+      cs_argv_smpi_algo(&none, coll, a, "bench"); /* prints why */
+      argv_free(&none);
+      return -1;
     }
     if (!cs_algo_find(coll, a)) {
       fprintf(stderr, "collsim: unknown %s algorithm '%s'. Valid: ", cs_colls[coll].name, a);

@@ -98,15 +98,6 @@ static void job_done(job_t *j, void *ctx) {
   }
 }
 
-static int smpi_cfg_key(const char *coll) {
-  static const char *keys[] = {"allreduce", "reduce",     "reduce_scatter", "reduce_scatter_block",
-                               "allgather", "allgatherv", "gather",         "scatter",
-                               "bcast"};
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    if (!strcmp(keys[i], coll)) return 1;
-  return 0;
-}
-
 int cmd_check(int argc, char **argv) {
   const char *np = "1-12,16,17,31-33", *colls = "all", *algos = "all", *count = NULL,
              *counts = NULL, *layout = NULL, *root = NULL, *type = NULL, *op = NULL,
@@ -128,8 +119,9 @@ int cmd_check(int argc, char **argv) {
     OPT("--np", np)
     OPT("--coll", colls)
     OPT("--algo", algos)
-    OPT("--count", count) OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root)
-        OPT("--type", type) OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
+    OPT("--count", count)
+    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
+        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
@@ -260,16 +252,9 @@ int cmd_check(int argc, char **argv) {
           return 2;
         }
         for (int c = 0; c < CS_NCOLL; c++)
-          if (want[c]) {
-            if (!smpi_cfg_key(cs_colls[c].name)) {
-              fprintf(stderr,
-                      "collsim check: SMPI has no algorithm choice for %s; use plain native\n",
-                      cs_colls[c].name);
-              free(ab);
-              return 2;
-            }
-            argv_add(&cfg, "--cfg=smpi/%s:%s",
-                     c == CS_reduce_scatter_block ? "reduce_scatter" : cs_colls[c].name, colon + 1);
+          if (want[c] && cs_argv_smpi_algo(&cfg, c, t, "check")) {
+            free(ab);
+            return 2;
           }
       }
     }

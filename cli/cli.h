@@ -35,6 +35,19 @@ int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *),
 void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing);
 void cs_argv_mpirun(argv_t *a, int np, const char *hostfile);
 
+/* The one mapping from collsim's collectives to SMPI's algorithm options
+ * (--cfg=smpi/KEY:NAME), used by check and bench alike: KEY for collective
+ * coll (a cs_coll), or NULL when SMPI 3.32 has no choice of algorithm for it
+ * (scan, exscan, gatherv, scatterv). reduce_scatter_block has no option of
+ * its own: SMPI runs the selected reduce_scatter for it, so its key is
+ * reduce_scatter. */
+const char *cs_smpi_algo_key(int coll);
+/* Adds to a the smpirun option that selects the library algorithm an --algos
+ * name asks for: native:NAME (SMPI's algorithm NAME for coll) or lib:SEL
+ * (SMPI's selector SEL); nothing for other names. Returns 0, or -1 with a
+ * message naming cmd when SMPI has no choice for coll. */
+int cs_argv_smpi_algo(argv_t *a, int coll, const char *name, const char *cmd);
+
 /* Directory of the collsim-cli executable (the build directory). */
 const char *cs_self_dir(void);
 int cs_make_tmpdir(char *out, size_t len);

@@ -3,6 +3,7 @@
  * each job's output in files that are read back when it ends. */
 #include "cli.h"
 #include "platgen.h"
+#include "registry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,6 +150,36 @@ void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int 
      * rendezvous everywhere makes long check runs 5-10x faster. */
     argv_add(a, "--cfg=smpi/send-is-detached-thresh:0");
   }
+}
+
+const char *cs_smpi_algo_key(int coll) {
+  /* SMPI 3.32's colls with an algorithm option (src/smpi/colls/smpi_coll.cpp) */
+  static const char *keys[] = {"allreduce",  "reduce", "reduce_scatter", "allgather",
+                               "allgatherv", "gather", "scatter",        "bcast"};
+  if (coll == CS_reduce_scatter_block) return "reduce_scatter";
+  if (coll < 0 || coll >= CS_NCOLL) return NULL;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (!strcmp(keys[i], cs_colls[coll].name)) return keys[i];
+  return NULL;
+}
+
+int cs_argv_smpi_algo(argv_t *a, int coll, const char *name, const char *cmd) {
+  if (!strncmp(name, "lib:", 4)) {
+    argv_add(a, "--cfg=smpi/coll-selector:%s", name + 4);
+    return 0;
+  }
+  if (strncmp(name, "native:", 7)) return 0;
+  const char *key = cs_smpi_algo_key(coll);
+  if (!key) {
+    fprintf(stderr,
+            "collsim %s: %s: SMPI has no algorithm choice for %s (it has one for allreduce, "
+            "reduce, reduce_scatter(_block), allgather(v), gather, scatter, bcast); use plain "
+            "native\n",
+            cmd, name, cs_colls[coll].name);
+    return -1;
+  }
+  argv_add(a, "--cfg=smpi/%s:%s", key, name + 7);
+  return 0;
 }
 
 void cs_argv_mpirun(argv_t *a, int np, const char *hostfile) {

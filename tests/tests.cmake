@@ -113,3 +113,8 @@ add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 
 # Two runs of the same simulation print identical CSV.
 add_test(NAME determinism COMMAND bash ${T}/determinism.sh ${CLI})
+
+# native:NAME in bench, for every collective, through the one mapping check
+# uses (reduce_scatter_block -> smpi/reduce_scatter; a clear error where SMPI
+# has no choice).
+add_test(NAME native_names COMMAND bash ${T}/native_names.sh ${CLI})
