@@ -391,6 +391,8 @@ static void bench_usage(FILE *f) {
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
           "                   default, ompi, mpich, mvapich2, impi, automatic)\n"
           "  --bytes LIST     total message sizes m: 8,1K,16M or ranges 1-16M:x2, 0-4K:+512\n"
+          "  --block-bytes LIST  sizes per process b instead (block and split collectives,\n"
+          "                   the papers' x axis): m = P b; the CSV gives m\n"
           "  --out FILE       append rows to FILE (default: print the CSV)\n"
           "  --backend B      smpi (default) or mpi (mpirun on this machine)\n"
           "  --hostfile H     hostfile (smpi: default F.hostfile; mpi: passed to mpirun)\n"
@@ -408,6 +410,31 @@ static void bench_usage(FILE *f) {
           "  --stats          print wall seconds and peak memory of each run on stderr\n");
 }
 
+/* --block-bytes LIST: sizes per process b (the papers' x axis for block
+ * collectives), converted by algos/sizes.c into the total sizes m = p b that
+ * everything else takes. */
+static int bench_block_sizes(cs_bench_req *q, const char *list, const char *cmd) {
+  if (cs_coll_shape(q->coll) == CS_SHAPE_VECTOR) {
+    fprintf(stderr,
+            "collsim %s: --block-bytes: %s has no blocks; give --bytes (the vector size m); "
+            "--block-bytes takes reduce_scatter(_block), allgather(v), gather(v), scatter(v)\n",
+            cmd, cs_colls[q->coll].name);
+    return -1;
+  }
+  q->nbytes = cs_parse_sizes(list, q->bytes, CS_MAX_SIZES);
+  if (q->nbytes < 0) return -1;
+  for (int i = 0; i < q->nbytes; i++) {
+    long m = cs_size_from_block(q->coll, q->np, q->bytes[i]);
+    if (m < 0) {
+      fprintf(stderr, "collsim %s: --block-bytes %ld x %d processes overflows\n", cmd, q->bytes[i],
+              q->np);
+      return -1;
+    }
+    q->bytes[i] = m;
+  }
+  return 0;
+}
+
 /* Parses the options common to bench and predict into q. Returns 0, 1 for
  * --help, 2 for an error. Unknown options are errors unless extra() takes
  * them (returns the number of arguments consumed, 0 if not its option). */
@@ -415,7 +442,7 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
                    int (*extra)(int, char **, int, void *), void *ctx, char *platform,
                    size_t platlen) {
   static char algobuf[4096];
-  const char *coll = NULL, *algos = NULL, *bytes = NULL;
+  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL;
   platform[0] = '\0';
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -445,9 +472,9 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       }
     }
     static const char *valued[] = {
-        "--platform", "--np",      "--coll",     "--algos",  "--algo",   "--bytes",
-        "--out",      "--backend", "--hostfile", "--reps",   "--warmup", "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples"};
+        "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
+        "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
+        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--block-bytes"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -474,6 +501,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       algos = v;
     else if (!strcmp(o, "--bytes"))
       bytes = v;
+    else if (!strcmp(o, "--block-bytes"))
+      block_bytes = v;
     else if (!strcmp(o, "--out"))
       q->out = v;
     else if (!strcmp(o, "--backend"))
@@ -514,10 +543,16 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
     if (q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos)) return 2;
   }
+  if (bytes && block_bytes) {
+    fprintf(stderr, "collsim %s: give --bytes (total m) or --block-bytes (per process), not both\n",
+            cmd);
+    return 2;
+  }
   if (bytes) {
     q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES);
     if (q->nbytes < 0) return 2;
   }
+  if (block_bytes && bench_block_sizes(q, block_bytes, cmd)) return 2;
   return 0;
 }
 

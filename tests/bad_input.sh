@@ -33,4 +33,9 @@ expect 2 "Valid commands: list, check" -- "$cli" chek
 # The commutative-only algorithm refuses a non-commutative op, loudly, and
 # the harness counts that refusal as the correct outcome.
 expect 0 "needs a commutative op" -- "$cli" check --coll allreduce,reduce_scatter --algo circulant,ceilhalf --op noncomm --np 3 --count 5
+# --block-bytes: per-process sizes of block collectives (m = p b in the CSV);
+# a vector collective has no blocks.
+expect 0 "^reduce_scatter_block,native,8,8192," -- "$cli" bench --platform hydra --np 8 --coll reduce_scatter_block --algos native --block-bytes 1K
+expect 2 "allreduce has no blocks" -- "$cli" bench --platform hydra --np 8 --coll allreduce --algos native --block-bytes 1K
+expect 2 "not both" -- "$cli" bench --platform hydra --np 8 --coll allgather --algos native --block-bytes 1K --bytes 8K
 exit $fail
