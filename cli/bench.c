@@ -15,7 +15,9 @@
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
+#include "results.h"
 #include "sizes.h"
+#include "topo.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -127,6 +129,47 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
   cs_csv_bench_comment(buf, len, &m);
 }
 
+/* Says which cases of the file were found wrong before timing (never timed,
+ * no row) or could not be verified (sim/bench.c bench_verify). */
+static void report_verify(const cs_bench_req *q, const char *path) {
+  for (int a = 0; a < q->nalgos; a++)
+    for (int i = 0; i < q->nbytes; i++) {
+      char st[32], why[1024];
+      long eff = cs_req_bytes(q, i);
+      if (cs_req_dup(q, i) ||
+          !cs_bench_lookup_verify(path, q->algos[a], eff, st, sizeof st, why, sizeof why))
+        continue;
+      if (!strcmp(st, "unverified"))
+        fprintf(stderr, "collsim bench: note: %s at %ld bytes was timed but %s\n", q->algos[a], eff,
+                why);
+      else
+        fprintf(stderr, "collsim bench: %s at %ld bytes: WRONG RESULT (%s), not timed: %s\n",
+                q->algos[a], eff, st, why);
+    }
+}
+
+/* 1 iff the first np hosts of hostfile put ranks of one node on different
+ * SimGrid hosts (node<N>-<j>: one host per rank, algos/topo.h). SMPI groups
+ * ranks into nodes by host (Comm::init_smp), so its node-aware algorithms
+ * (smp_*, mvapich2_two_level, the selectors' SMP paths) then see one-rank
+ * nodes and run flat. */
+static int library_sees_flat_nodes(const char *hostfile, int np) {
+  FILE *f = fopen(hostfile, "r");
+  if (!f) return 0;
+  char line[512];
+  int flat = 0, prev_node = -1, prev_local = -1;
+  for (int r = 0; r < np && !flat && fgets(line, sizeof line, f); r++) {
+    line[strcspn(line, ":\r\n")] = '\0';
+    int node, local;
+    if (cs_topo_parse_host(line, &node, &local)) continue;
+    flat = local >= 0 && node == prev_node && local != prev_local;
+    prev_node = node;
+    prev_local = local;
+  }
+  fclose(f);
+  return flat;
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int size = type_size(q->type);
   if (!size) {
@@ -151,6 +194,17 @@ int cs_bench_run(cs_bench_req *q) {
       return 2;
     }
   }
+  int lib = 0;
+  for (int a = 0; a < q->nalgos; a++)
+    lib |= !strncmp(q->algos[a], "native", 6) || !strncmp(q->algos[a], "lib:", 4);
+  if (q->smpi && lib && !q->quiet && library_sees_flat_nodes(q->hosts, q->np))
+    fprintf(stderr,
+            "collsim bench: note: %s gives every rank its own SimGrid host (node<N>-<j>), and "
+            "SMPI groups ranks into nodes by host: the library's node-aware algorithms "
+            "(smp_*, mvapich2_two_level, the selectors' SMP paths) see one-rank nodes here and "
+            "run flat. Platforms with one host per node (irene, theta) show them as the "
+            "library runs them (docs: sim/README.md)\n",
+            q->xml);
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
     return 2;
@@ -283,6 +337,7 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "%g", q->time_limit);
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
+    if (q->verify_library_only) argv_add(&j->args, "--verify=library");
   }
   for (int i = 0; i < nj && rc == 0; i++) {
     if (!q->quiet)
@@ -316,6 +371,7 @@ int cs_bench_run(cs_bench_req *q) {
       rc = 1;
     }
   }
+  if (!q->quiet) report_verify(q, outpath);
   for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
   free(jobs);
   cs_rm_tree(tmp2);
@@ -389,7 +445,8 @@ static void bench_usage(FILE *f) {
           "  --coll C         collective (see collsim list)\n"
           "  --algos LIST     registry names (collsim list), native (the library),\n"
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
-          "                   default, ompi, mpich, mvapich2, impi, automatic)\n"
+          "                   ompi, mpich, mvapich2, impi: real libraries' decisions;\n"
+          "                   default: SMPI's own naive one; automatic)\n"
           "  --bytes LIST     total message sizes m: 8,1K,16M or ranges 1-16M:x2, 0-4K:+512\n"
           "  --block-bytes LIST  sizes per process b instead (block and split collectives,\n"
           "                   the papers' x axis): m = P b; the CSV gives m\n"

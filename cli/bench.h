@@ -34,6 +34,10 @@ typedef struct {
   const char *cfg;     /* extra smpirun options */
   const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
+  /* 1: verify only the library's results before timing (native, native:,
+   * lib:), as predict and table1 do: collsim's kernels are proven by the
+   * check matrix, and their model comparisons need only times. 0: all. */
+  int verify_library_only;
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);
