@@ -1,6 +1,8 @@
 /* What "size m" means (sizes.h): the one place that knows it. */
 #include "sizes.h"
 
+#include <limits.h>
+
 cs_shape cs_coll_shape(cs_coll coll) {
   switch (coll) {
   case CS_reduce_scatter_block:
@@ -34,6 +36,11 @@ long long cs_size_total(cs_coll coll, int p, long long count) {
   case CS_SHAPE_VECTOR: return count;
   default: return -1;
   }
+}
+
+long cs_size_from_block(cs_coll coll, int p, long b) {
+  if (cs_coll_shape(coll) == CS_SHAPE_VECTOR || p < 1 || b < 0 || b > LONG_MAX / p) return -1;
+  return (long)p * b;
 }
 
 void cs_size_blocks(cs_coll coll, int p, long m, long blocks[]) {

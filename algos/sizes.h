@@ -47,6 +47,12 @@ long cs_size_count(cs_coll coll, int p, long elems);
  * their counts instead (returns -1). */
 long long cs_size_total(cs_coll coll, int p, long long count);
 
+/* The size m of a collective whose p processes each get (or give) a block of
+ * b bytes, the x axis of the papers' block-collective figures: p b for block
+ * and split collectives (split: p equal blocks); -1 for vector collectives
+ * (they have no blocks) and when p b overflows a long. */
+long cs_size_from_block(cs_coll coll, int p, long b);
+
 /* Sizes of the p blocks of a collective of m units: floor(m / p) each for
  * block collectives, the even split of m for split collectives, 0 for vector
  * collectives (they have no blocks). */

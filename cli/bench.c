@@ -16,7 +16,9 @@
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
+#include "results.h"
 #include "sizes.h"
+#include "topo.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -204,6 +206,47 @@ static int bench_interrupted(const char *outpath, const char *header, int kept) 
   return CS_EXIT_INTERRUPTED;
 }
 
+/* Says which cases of the file were found wrong before timing (never timed,
+ * no row) or could not be verified (sim/bench.c bench_verify). */
+static void report_verify(const cs_bench_req *q, const char *path) {
+  for (int a = 0; a < q->nalgos; a++)
+    for (int i = 0; i < q->nbytes; i++) {
+      char st[32], why[1024];
+      long eff = cs_req_bytes(q, i);
+      if (cs_req_dup(q, i) ||
+          !cs_bench_lookup_verify(path, q->algos[a], eff, st, sizeof st, why, sizeof why))
+        continue;
+      if (!strcmp(st, "unverified"))
+        fprintf(stderr, "collsim bench: note: %s at %ld bytes was timed but %s\n", q->algos[a], eff,
+                why);
+      else
+        fprintf(stderr, "collsim bench: %s at %ld bytes: WRONG RESULT (%s), not timed: %s\n",
+                q->algos[a], eff, st, why);
+    }
+}
+
+/* 1 iff the first np hosts of hostfile put ranks of one node on different
+ * SimGrid hosts (node<N>-<j>: one host per rank, algos/topo.h). SMPI groups
+ * ranks into nodes by host (Comm::init_smp), so its node-aware algorithms
+ * (smp_*, mvapich2_two_level, the selectors' SMP paths) then see one-rank
+ * nodes and run flat. */
+static int library_sees_flat_nodes(const char *hostfile, int np) {
+  FILE *f = fopen(hostfile, "r");
+  if (!f) return 0;
+  char line[512];
+  int flat = 0, prev_node = -1, prev_local = -1;
+  for (int r = 0; r < np && !flat && fgets(line, sizeof line, f); r++) {
+    line[strcspn(line, ":\r\n")] = '\0';
+    int node, local;
+    if (cs_topo_parse_host(line, &node, &local)) continue;
+    flat = local >= 0 && node == prev_node && local != prev_local;
+    prev_node = node;
+    prev_local = local;
+  }
+  fclose(f);
+  return flat;
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int size = type_size(q->type);
   if (!size) {
@@ -227,6 +270,17 @@ int cs_bench_run(cs_bench_req *q) {
       return 2;
     gamma = cs_platform_gamma("bench", q->xml, q->quiet);
   }
+  int lib = 0;
+  for (int a = 0; a < q->nalgos; a++)
+    lib |= !strncmp(q->algos[a], "native", 6) || !strncmp(q->algos[a], "lib:", 4);
+  if (q->smpi && lib && !q->quiet && library_sees_flat_nodes(q->hosts, q->np))
+    fprintf(stderr,
+            "collsim bench: note: %s gives every rank its own SimGrid host (node<N>-<j>), and "
+            "SMPI groups ranks into nodes by host: the library's node-aware algorithms "
+            "(smp_*, mvapich2_two_level, the selectors' SMP paths) see one-rank nodes here and "
+            "run flat. Platforms with one host per node (irene, theta) show them as the "
+            "library runs them (docs: sim/README.md)\n",
+            q->xml);
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
     return 2;
@@ -323,9 +377,12 @@ int cs_bench_run(cs_bench_req *q) {
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
-      if (!strncmp(name, "native:", 7))
-        argv_add(&j->args, "--cfg=smpi/%s:%s", cs_smpi_cfg_key(q->coll), name + 7);
-      if (!strncmp(name, "lib:", 4)) argv_add(&j->args, "--cfg=smpi/coll-selector:%s", name + 4);
+      if (cs_argv_smpi_algo(&j->args, q->coll, name, "bench")) {
+        rc = 2;
+        nj--;
+        argv_free(&j->args);
+        break;
+      }
       if (q->cfg) {
         char extra[1024];
         snprintf(extra, sizeof extra, "%s", q->cfg);
@@ -369,6 +426,7 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "%g", q->time_limit);
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
+    if (q->verify_library_only) argv_add(&j->args, "--verify=library");
   }
   cs_catch_interrupts(1);
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
@@ -405,6 +463,7 @@ int cs_bench_run(cs_bench_req *q) {
     }
   }
   cs_catch_interrupts(0);
+  if (!q->quiet) report_verify(q, outpath);
   for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
   free(jobs);
   cs_rm_tree(tmp2);
@@ -471,8 +530,11 @@ static void bench_usage(FILE *f) {
           "  --coll C         collective (see collsim list)\n"
           "  --algos LIST     registry names (collsim list), native (the library),\n"
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
-          "                   default, ompi, mpich, mvapich2, impi, automatic)\n"
+          "                   ompi, mpich, mvapich2, impi: real libraries' decisions;\n"
+          "                   default: SMPI's own naive one; automatic)\n"
           "  --bytes LIST     total message sizes m: 8,1K,16M or ranges 1-16M:x2, 0-4K:+512\n"
+          "  --block-bytes LIST  sizes per process b instead (block and split collectives,\n"
+          "                   the papers' x axis): m = P b; the CSV gives m\n"
           "  --out FILE       append rows to FILE (default: print the CSV); one run at a\n"
           "                   time may write FILE (a second one is refused: it is locked)\n"
           "  --format F       what is printed: csv (default), osu (OSU micro-benchmarks'\n"
@@ -500,6 +562,31 @@ static void bench_usage(FILE *f) {
           "  --stats          print wall seconds and peak memory of each run on stderr\n");
 }
 
+/* --block-bytes LIST: sizes per process b (the papers' x axis for block
+ * collectives), converted by algos/sizes.c into the total sizes m = p b that
+ * everything else takes. */
+static int bench_block_sizes(cs_bench_req *q, const char *list, const char *cmd) {
+  if (cs_coll_shape(q->coll) == CS_SHAPE_VECTOR) {
+    fprintf(stderr,
+            "collsim %s: --block-bytes: %s has no blocks; give --bytes (the vector size m); "
+            "--block-bytes takes reduce_scatter(_block), allgather(v), gather(v), scatter(v)\n",
+            cmd, cs_colls[q->coll].name);
+    return -1;
+  }
+  q->nbytes = cs_parse_sizes(list, q->bytes, CS_MAX_SIZES);
+  if (q->nbytes < 0) return -1;
+  for (int i = 0; i < q->nbytes; i++) {
+    long m = cs_size_from_block(q->coll, q->np, q->bytes[i]);
+    if (m < 0) {
+      fprintf(stderr, "collsim %s: --block-bytes %ld x %d processes overflows\n", cmd, q->bytes[i],
+              q->np);
+      return -1;
+    }
+    q->bytes[i] = m;
+  }
+  return 0;
+}
+
 /* Parses the options common to bench and predict into q. Returns 0, 1 for
  * --help, 2 for an error. Unknown options are errors unless extra() takes
  * them (returns the number of arguments consumed, 0 if not its option). */
@@ -507,7 +594,7 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
                    int (*extra)(int, char **, int, void *), void *ctx, char *platform,
                    size_t platlen) {
   static char algobuf[4096];
-  const char *coll = NULL, *algos = NULL, *bytes = NULL;
+  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL;
   platform[0] = '\0';
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -543,7 +630,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     static const char *valued[] = {
         "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
         "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--format"};
+        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--format",
+        "--block-bytes"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -570,6 +658,8 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       algos = v;
     else if (!strcmp(o, "--bytes"))
       bytes = v;
+    else if (!strcmp(o, "--block-bytes"))
+      block_bytes = v;
     else if (!strcmp(o, "--out"))
       q->out = v;
     else if (!strcmp(o, "--backend"))
@@ -618,10 +708,16 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
     q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
     if (q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos)) return 2;
   }
+  if (bytes && block_bytes) {
+    fprintf(stderr, "collsim %s: give --bytes (total m) or --block-bytes (per process), not both\n",
+            cmd);
+    return 2;
+  }
   if (bytes) {
     q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES);
     if (q->nbytes < 0) return 2;
   }
+  if (block_bytes && bench_block_sizes(q, block_bytes, cmd)) return 2;
   return 0;
 }
 

@@ -37,6 +37,10 @@ typedef struct {
   int osu;             /* 0: CSV; 1: OSU-style table (Size, Avg Latency(us)); 2: with min, max,
                           iterations (--format osu, osu-full) */
   int keep_network;    /* smpi: SMPI's own network model, not collsim's exact timing */
+  /* 1: verify only the library's results before timing (native, native:,
+   * lib:), as predict and table1 do: collsim's kernels are proven by the
+   * check matrix, and their model comparisons need only times. 0: all. */
+  int verify_library_only;
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

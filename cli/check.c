@@ -138,8 +138,9 @@ int cmd_check(int argc, char **argv) {
     OPT("--np", np)
     OPT("--coll", colls)
     OPT("--algo", algos)
-    OPT("--count", count) OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root)
-        OPT("--type", type) OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
+    OPT("--count", count)
+    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
+        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
@@ -270,12 +271,9 @@ int cmd_check(int argc, char **argv) {
           return 2;
         }
         for (int c = 0; c < CS_NCOLL; c++)
-          if (want[c]) {
-            if (cs_smpi_check_name(stderr, (cs_coll)c, t)) {
-              free(ab);
-              return 2;
-            }
-            argv_add(&cfg, "--cfg=smpi/%s:%s", cs_smpi_cfg_key((cs_coll)c), colon + 1);
+          if (want[c] && cs_argv_smpi_algo(&cfg, c, t, "check")) {
+            free(ab);
+            return 2;
           }
       }
     }

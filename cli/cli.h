@@ -48,6 +48,14 @@ int cs_lock_output(const char *cmd, const char *path);
 void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing);
 void cs_argv_mpirun(argv_t *a, int np, const char *hostfile);
 
+/* Adds to a the smpirun option that selects the library algorithm an --algos
+ * name asks for: native:NAME (SMPI's algorithm NAME for coll, through the one
+ * mapping of algos/smpi.def: reduce_scatter_block -> smpi/reduce_scatter) or
+ * lib:SEL (SMPI's selector SEL); nothing for other names. Returns 0, or -1
+ * with a message when the name is not SMPI's or SMPI has no choice for coll
+ * (cs_smpi_check_name). */
+int cs_argv_smpi_algo(argv_t *a, int coll, const char *name, const char *cmd);
+
 /* Directory of the collsim-cli executable (the build directory). */
 const char *cs_self_dir(void);
 int cs_make_tmpdir(char *out, size_t len);

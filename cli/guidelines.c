@@ -49,8 +49,10 @@ static void usage(FILE *f) {
           "                   named machine\n"
           "  --np P           number of ranks\n"
           "  --bytes LIST     total message sizes m (8,1K,1M or 1K-1M:x4)\n"
-          "  --lib SEL        SMPI selector of the library side: default (default), ompi,\n"
-          "                   mpich, mvapich2, impi, automatic (--backend mpi: the library)\n"
+          "  --lib SEL        SMPI selector of the library side: default (default; SMPI's\n"
+          "                   own naive selector, no real library's), ompi, mpich,\n"
+          "                   mvapich2, impi (real libraries' decisions), automatic\n"
+          "                   (--backend mpi: the library)\n"
           "  --ours FAMILY    our family for the second side (%s); a collective\n"
           "                   without it uses the first family that has it of\n"
           "                   ",

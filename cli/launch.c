@@ -3,6 +3,7 @@
  * each job's output in files that are read back when it ends. */
 #include "cli.h"
 #include "platgen.h"
+#include "registry.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -213,6 +214,16 @@ void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int 
      * rendezvous everywhere makes long check runs 5-10x faster. */
     argv_add(a, "--cfg=smpi/send-is-detached-thresh:0");
   }
+}
+
+int cs_argv_smpi_algo(argv_t *a, int coll, const char *name, const char *cmd) {
+  (void)cmd;
+  if (cs_smpi_check_name(stderr, (cs_coll)coll, name)) return -1;
+  if (!strncmp(name, "lib:", 4))
+    argv_add(a, "--cfg=smpi/coll-selector:%s", name + 4);
+  else if (!strncmp(name, "native:", 7))
+    argv_add(a, "--cfg=smpi/%s:%s", cs_smpi_cfg_key((cs_coll)coll), name + 7);
+  return 0;
 }
 
 void cs_argv_mpirun(argv_t *a, int np, const char *hostfile) {

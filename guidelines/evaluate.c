@@ -118,7 +118,9 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
                          "| side | guideline | bytes | lhs | rhs | lhs_s | rhs_s | ratio |%s\n"
                          "|---|---|---|---|---|---|---|---|%s\n",
                          o->smpi ? "" : " p-value |", o->smpi ? "" : "---|");
-  int nviol = 0, nmiss = 0;
+  int nviol = 0, nmiss = 0, nwrong = 0;
+  char wrong[8192] = ""; /* the guidelines not decided: a term's result was wrong */
+  size_t wl = 0;
   for (int s = 0; s < 2; s++)
     for (int g = 0; g < ng; g++)
       for (int k = 0; k < nsizes; k++) {
@@ -138,6 +140,7 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
         double side_s[2];
         double *reps[2] = {NULL, NULL};
         int nrep[2] = {0, 0};
+        char why[1400] = ""; /* a term whose every algorithm gave a wrong result */
         for (int h = 0; h < 2; h++) {
           double tt[CS_GL_MAXTERMS];
           for (int i = 0; i < n[h]; i++) {
@@ -148,6 +151,15 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
             al[h][i] = P->algo_of[s][c][0];
             tt[i] = -1;
             for (int a = 0; a < P->nalgo[s][c]; a++) {
+              char st[32], w[1024];
+              if (cs_bench_lookup_verify(f->csv, P->algo_of[s][c][a], eff, st, sizeof st, w,
+                                         sizeof w) &&
+                  strcmp(st, "unverified")) {
+                if (!why[0])
+                  snprintf(why, sizeof why, "%s:%s at %ld bytes gave a wrong result (%s): %s",
+                           cs_colls[c].name, P->algo_of[s][c][a], eff, st, w);
+                continue; /* never timed: not a candidate */
+              }
               double x = cs_bench_lookup(f->csv, P->algo_of[s][c][a], eff);
               if (x >= 0 && (tt[i] < 0 || x < tt[i])) {
                 tt[i] = x;
@@ -173,6 +185,17 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
             side_s[h] += o->gamma * (double)m;
             for (int i = 0; i < nrep[h]; i++) reps[h][i] += o->gamma * (double)m;
           }
+        }
+        if ((side_s[0] < 0 || side_s[1] < 0) && why[0]) {
+          free(reps[0]);
+          free(reps[1]);
+          nwrong++;
+          fprintf(stderr, "collsim guidelines: %s (%s side) at %ld bytes not decided: %s\n",
+                  gl[g].id, P->side_name[s], m, why);
+          if (wl < sizeof wrong - 1600)
+            wl += (size_t)snprintf(wrong + wl, sizeof wrong - wl, "| %s | %s | %ld | %s |\n",
+                                   P->side_name[s], gl[g].desc, m, why);
+          continue;
         }
         double ratio, pval = NAN;
         int v;
@@ -209,5 +232,12 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
   else
     ml += (size_t)snprintf(mdbuf + ml, mdlen - ml, "\n%d violation%s\n", nviol,
                            nviol == 1 ? "" : "s");
+  if (nwrong && ml < mdlen)
+    ml += (size_t)snprintf(mdbuf + ml, mdlen - ml,
+                           "\n## Not decided: wrong results\n\nEvery timed case was first "
+                           "checked against the check harness's formulas; these gave wrong "
+                           "results, so they were not timed and decide nothing:\n\n"
+                           "| side | guideline | bytes | wrong result |\n|---|---|---|---|\n%s",
+                           wrong);
   return nmiss;
 }

@@ -465,7 +465,9 @@ int cs_platform_check(cs_platform *pl, char *err, size_t errlen) {
     if (m == NULL)
       pl->lanes = pl->kind == CS_PLAT_LANES ? pl->lanes : 1;
     else
-      pl->lanes = m->lanes;
+      /* A named machine's ranks alternate over its lanes: with fewer ranks than
+       * lanes per node (Hydra 32 x 1 in the papers), only ppn lanes are used. */
+      pl->lanes = m->lanes < pl->ppn ? m->lanes : pl->ppn;
     if (pl->lanes < 1 || pl->lanes > pl->ppn) {
       set_err(err, errlen, "lanes must be between 1 and ppn = %d (got %d)", pl->ppn, pl->lanes);
       return -1;

@@ -20,8 +20,10 @@
  *
  * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
  * kernels' temporaries) and skip the arithmetic of local work, whose cost
- * is still charged (gamma per byte): their data are not checked. Real-MPI
- * timing runs do all the work.
+ * is still charged (gamma per byte). Real-MPI timing runs do all the work.
+ * Before an (algorithm, size) is timed, one call on real buffers is checked
+ * against the check harness's formulas (bench_verify): a wrong result is
+ * written as such and never timed.
  *
  * Rank 0 appends one CSV row per (algorithm, size) to FILE and flushes it
  * (docs/csv.md "bench"); the front door writes the header and resumes.
@@ -53,8 +55,9 @@ typedef struct {
   MPI_Op op;
   int root, inplace;
   const char *out;
-  int single;          /* reduce_scatter: only the root's block, of all m */
-  const char *samples; /* rep-level times appended here (rank 0) */
+  int single;              /* reduce_scatter: only the root's block, of all m */
+  const char *samples;     /* rep-level times appended here (rank 0) */
+  int verify_library_only; /* --verify=library: only native rows are verified */
 } bench_opts;
 
 static int parse_longs(const char *s, long **out) {
@@ -215,6 +218,32 @@ static void sync_max(double *v, int n, MPI_Comm comm) {
   }
 }
 
+/* Verifies the result of algorithm a (--algos name) once, on real buffers,
+ * before a size is timed (sim/check.c cs_check_verify, the check harness's
+ * formulas). Rank 0 writes a verify line for a case that is wrong (a KNOWN
+ * library defect or not) or too large to check. Returns 1 on every rank iff
+ * the case is wrong: it is then not timed and has no row. */
+static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *name,
+                        const bench_bufs *b, long total, long tb, MPI_Comm comm, FILE *out) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  if (o->verify_library_only && !(a->flags & CS_NATIVE)) return 0;
+  int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
+  char why[600];
+  int v = cs_check_verify(o->coll, a, name, split ? total : b->count, o->single ? b->counts : NULL,
+                          o->root, o->inplace, o->dt, comm, why, sizeof why);
+  if (r == 0 && v != CS_VERIFY_OK) {
+    static const char *status[] = {"ok", "unverified", "known-defect", "wrong"};
+    cs_csv_bench_verify(out, name, tb, p, status[v], why);
+    fflush(out);
+    if (v != CS_VERIFY_SKIPPED)
+      fprintf(stderr, "collsim bench: %s %s at %ld bytes: WRONG RESULT, not timed: %s\n",
+              cs_colls[o->coll].name, name, tb, why);
+  }
+  return v == CS_VERIFY_WRONG || v == CS_VERIFY_KNOWN;
+}
+
 static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
                     int simulated) {
   int p, r, size;
@@ -268,6 +297,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       rc = 2;
       goto out;
     }
+    if (bench_verify(o, a, name, &b, total, (long)tb, comm, out)) continue;
     int n = 0;
     double window = 0, wall0 = now();
     double start = 0, all[3];
@@ -407,6 +437,8 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       o.single = !strcmp(argv[i] + 9, "single");
     else if (!strncmp(argv[i], "--samples=", 10))
       o.samples = argv[i] + 10;
+    else if (!strcmp(argv[i], "--verify=library"))
+      o.verify_library_only = 1;
     else if (ARG("--type")) {
       if (!strcmp(v, "byte"))
         o.dt = MPI_BYTE, o.op = MPI_BOR;

@@ -123,15 +123,48 @@ static void fold(int t, int lo, int hi, long gi, void *e) {
   }
 }
 
+/* The inputs are periodic in the element index (gen: 8 for byte, 1999 for
+ * int, 1013 for double, 211 x 97 for vec, 250 x 251 for the affine pairs),
+ * so the fold of element gi is the fold of gi mod the period. */
+static long gen_period(int t) {
+  static const long period[T_N] = {1999, 1013, 8, 211L * 97, 250L * 251};
+  return period[t];
+}
+
+/* Elements [per, n) of out as copies of [0, per): out[i] = out[i mod per],
+ * in doubling memcpy blocks. */
+static void repeat_period(char *out, long per, long n, long ext) {
+  for (long done = per; done < n;) {
+    long len = done < n - done ? done : n - done;
+    memcpy(out + done * ext, out, (size_t)(len * ext));
+    done += len;
+  }
+}
+
+/* fold(t, lo, hi, gi0 + i) into out + i * ext for i < n, with each residue
+ * folded once: expected values of timing-size cases cost O(n + period p),
+ * not O(n p). */
+static void fold_range(int t, int lo, int hi, long gi0, long n, char *out, long ext) {
+  long per = gen_period(t);
+  if (n <= per) {
+    for (long i = 0; i < n; i++) fold(t, lo, hi, gi0 + i, out + i * ext);
+    return;
+  }
+  for (long i = 0; i < per; i++) fold(t, lo, hi, gi0 + i, out + i * ext);
+  repeat_period(out, per, n, ext);
+}
+
 /* Fills n elements of rank r's input (global indices gi0, gi0+1, ...) at
  * buf, leaving gaps as SEND_GAP. */
 static void fill_gap(int t, int r, long gi0, long n, char *buf, unsigned char gap) {
   const ctype *ty = &types[t];
-  for (long i = 0; i < n; i++) {
+  long per = gen_period(t), m = n < per ? n : per;
+  for (long i = 0; i < m; i++) {
     char *e = buf + i * (long)ty->ext;
     memset(e, gap, ty->ext);
     gen(t, r, gi0 + i, e);
   }
+  if (n > per) repeat_period(buf, per, n, (long)ty->ext); /* gen is periodic in gi */
 }
 
 static void print_elem(int t, const unsigned char *e, char *out, size_t len) {
@@ -163,16 +196,22 @@ static void fill_inplace(int t, int r, long gi0, long n, char *buf) {
 typedef struct {
   int smpi; /* 1: SMPI, 0: a real MPI library */
   cs_coll coll;
-  int type;
+  int type;         /* -1: every type */
+  const char *algo; /* NULL: every native algorithm; else this --algos name */
   const char *what;
 } known_defect;
 static const known_defect known_defects[] = {
-    {1, CS_scan, T_NONCOMM, "SMPI 3.32 MPI_Scan computes wrong results for a non-commutative op"},
-    {1, CS_exscan, T_NONCOMM,
+    {1, CS_scan, T_NONCOMM, NULL,
+     "SMPI 3.32 MPI_Scan computes wrong results for a non-commutative op"},
+    {1, CS_exscan, T_NONCOMM, NULL,
      "SMPI 3.32 MPI_Exscan computes wrong results for a non-commutative op"},
+    {1, CS_reduce_scatter, -1, "native:ompi_basic_recursivehalving",
+     "SMPI 3.32 reduce_scatter ompi_basic_recursivehalving returns wrong data for uneven blocks "
+     "(e.g. one non-empty block; some uneven layouts abort the simulation)"},
 };
 
-static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, int type) {
+static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, const char *name,
+                                      int type) {
 #ifdef SMPI_H
   int smpi = 1;
 #else
@@ -181,7 +220,8 @@ static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, int t
   if (!(a->flags & CS_NATIVE)) return NULL;
   for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
     if (known_defects[i].smpi == smpi && known_defects[i].coll == coll &&
-        known_defects[i].type == type)
+        (known_defects[i].type < 0 || known_defects[i].type == type) &&
+        (!known_defects[i].algo || !strcmp(known_defects[i].algo, name)))
       return &known_defects[i];
   return NULL;
 }
@@ -199,11 +239,12 @@ typedef struct {
   long count; /* as given: total (v-collectives, reduce_scatter) or per call */
   int layout, root, inplace, type;
   const char *comm; /* world, dup, split, rev */
+  const int *expl;  /* layout explicit: the p counts (NULL: --counts) */
 } ccase;
 
 /* Counts and displacements of the p blocks of a v-collective or
  * reduce_scatter for total n in a layout. */
-static void make_layout(int layout, int p, long n, int *counts, int *displs) {
+static void make_layout(int layout, const int *expl, int p, long n, int *counts, int *displs) {
   switch (layout) {
   case L_ONE:
     for (int i = 0; i < p; i++) counts[i] = i == p / 2 ? (int)n : 0;
@@ -218,7 +259,7 @@ static void make_layout(int layout, int p, long n, int *counts, int *displs) {
     break;
   }
   case L_EXPLICIT:
-    for (int i = 0; i < p; i++) counts[i] = explicit_counts[i];
+    for (int i = 0; i < p; i++) counts[i] = (expl ? expl : explicit_counts)[i];
     break;
   default: cs_split_even(n, p, counts, NULL);
   }
@@ -285,17 +326,18 @@ static const char *known_crash(const ccase *c, int p) {
 
 /* Runs one case on every rank; returns 1 if this rank saw a failure, 2 for
  * a known library defect. */
-static int run_case(const ccase *c, MPI_Comm comm) {
+static int run_case(const ccase *c, MPI_Comm comm, char *msg, size_t msglen) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
   const char *crash = known_crash(c, p);
   if (crash) {
-    if (r == 0) {
-      char desc[400];
-      describe(c, p, desc, sizeof desc);
+    char desc[400];
+    describe(c, p, desc, sizeof desc);
+    if (msg)
+      snprintf(msg, msglen, "KNOWN %s -- %s", desc, crash);
+    else if (r == 0)
       printf("KNOWN %s -- %s\n", desc, crash);
-    }
     return 2;
   }
   const ctype *ty = &types[c->type];
@@ -303,7 +345,7 @@ static int run_case(const ccase *c, MPI_Comm comm) {
   int root = c->root, isroot = r == root;
   int *counts = malloc(sizeof(int) * (size_t)p), *displs = malloc(sizeof(int) * (size_t)p);
   long n = c->count;
-  make_layout(c->layout, p, n, counts, displs);
+  make_layout(c->layout, c->expl, p, n, counts, displs);
 
   /* Sizes in elements of the send buffer, the receive buffer, and the
    * checked range of the receive buffer [clo, chi). */
@@ -411,13 +453,12 @@ static int run_case(const ccase *c, MPI_Comm comm) {
       fill_inplace(c->type, r, 0, n, rbuf);
     else
       fill_input(c->type, r, 0, n, sbuf);
-    if (c->coll != CS_reduce || isroot)
-      for (long i = 0; i < chi; i++) {
-        int lo = 0, hi = p;
-        if (c->coll == CS_scan) hi = r + 1;
-        if (c->coll == CS_exscan) hi = r;
-        if (hi > lo) fold(c->type, lo, hi, i, ebuf + i * E);
-      }
+    if (c->coll != CS_reduce || isroot) {
+      int lo = 0, hi = p;
+      if (c->coll == CS_scan) hi = r + 1;
+      if (c->coll == CS_exscan) hi = r;
+      if (hi > lo) fold_range(c->type, lo, hi, 0, chi, ebuf, E);
+    }
     if (c->coll == CS_exscan && r == 0) memcpy(ebuf, rbuf, (size_t)(rn * E));
     break;
   case CS_reduce_scatter_block:
@@ -428,7 +469,7 @@ static int run_case(const ccase *c, MPI_Comm comm) {
     else
       fill_input(c->type, r, 0, tot, sbuf);
     long d = c->coll == CS_reduce_scatter ? displs[r] : n * r;
-    for (long i = 0; i < chi; i++) fold(c->type, 0, p, d + i, ebuf + i * E);
+    fold_range(c->type, 0, p, d, chi, ebuf, E);
     break;
   }
   case CS_allgather:
@@ -505,13 +546,15 @@ static int run_case(const ccase *c, MPI_Comm comm) {
     snprintf(gv, sizeof gv, "return code %d", rc);
   } else if (check) {
     /* the checked range, then the guard after the whole buffer */
-    for (long i = clo; i < chi && bad < 0; i++)
-      if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
+    if (chi > clo && memcmp(rbuf + clo * E, ebuf + clo * E, (size_t)((chi - clo) * E)))
+      for (long i = clo; i < chi && bad < 0; i++)
+        if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
     for (long i = rn; i < rn + GUARD && bad < 0; i++)
       if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
     /* outside [clo, chi) but inside the buffer: untouched unless in place
      * (an in-place reduce_scatter may leave anything behind its block) */
-    if (!inplace_here)
+    if (!inplace_here && rn > chi && bad < 0 &&
+        memcmp(rbuf + chi * E, ebuf + chi * E, (size_t)((rn - chi) * E)))
       for (long i = chi; i < rn && bad < 0; i++)
         if (memcmp(rbuf + i * E, ebuf + i * E, (size_t)E)) bad = i;
     if (bad >= 0) {
@@ -520,11 +563,15 @@ static int run_case(const ccase *c, MPI_Comm comm) {
       print_elem(c->type, (unsigned char *)rbuf + bad * E, gv, sizeof gv);
     }
   }
-  const known_defect *kd = find_known(c->coll, c->algo, c->type);
+  const known_defect *kd = find_known(c->coll, c->algo, c->algo_name, c->type);
   if (fail) {
     describe(c, p, desc, sizeof desc);
-    printf("%s %s rank=%d index=%ld expected=%s got=%s%s%s\n", kd ? "KNOWN" : "FAIL", desc, r, bad,
-           ev, gv, kd ? " -- " : "", kd ? kd->what : "");
+    if (msg)
+      snprintf(msg, msglen, "%s %s rank=%d index=%ld expected=%s got=%s%s%s", kd ? "KNOWN" : "FAIL",
+               desc, r, bad, ev, gv, kd ? " -- " : "", kd ? kd->what : "");
+    else
+      printf("%s %s rank=%d index=%ld expected=%s got=%s%s%s\n", kd ? "KNOWN" : "FAIL", desc, r,
+             bad, ev, gv, kd ? " -- " : "", kd ? kd->what : "");
     fflush(stdout);
   }
   if (kd && fail) fail = 2;
@@ -902,8 +949,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
                   if (types[t].reduces_only && !ci_info->reduces) continue;
                   /* ops do not matter for data movement: int and byte
                    * cover vec's work except the gaps, so all types run */
-                  ccase c = {(cs_coll)ci, a, aname, n, li, rootlist[ri], ip, t, kitems[ki]};
-                  int f = run_case(&c, cc);
+                  ccase c = {(cs_coll)ci, a, aname, n, li, rootlist[ri], ip, t, kitems[ki], NULL};
+                  int f = run_case(&c, cc, NULL, 0);
                   note(&ty, f);
                 }
               }
@@ -945,4 +992,82 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
   free(tbuf);
   free(lbuf);
   return 0;
+}
+
+/* ---- verification of timing runs ----------------------------------------- */
+
+/* Gathers (status, message) to rank 0 by point-to-point messages only: the
+ * timing run may have replaced any collective of the library by an
+ * algorithm under test. Every rank returns the worst status; rank 0 gets the
+ * message of the lowest rank with that status. */
+static int verdict_to_root(int f, const char *msg, char *what, size_t len, MPI_Comm comm) {
+  int p, r, worst = f;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  char buf[600];
+  if (r == 0) {
+    if (f) snprintf(what, len, "%s", msg);
+    for (int k = 1; k < p; k++) {
+      int g;
+      MPI_Recv(&g, 1, MPI_INT, k, CS_TAG + 7, comm, MPI_STATUS_IGNORE);
+      MPI_Recv(buf, (int)sizeof buf, MPI_CHAR, k, CS_TAG + 8, comm, MPI_STATUS_IGNORE);
+      if (g > worst || (g && g == worst && !what[0])) snprintf(what, len, "%s", buf);
+      if (g > worst) worst = g;
+    }
+    for (int k = 1; k < p; k++) MPI_Send(&worst, 1, MPI_INT, k, CS_TAG + 9, comm);
+  } else {
+    snprintf(buf, sizeof buf, "%s", msg);
+    MPI_Send(&f, 1, MPI_INT, 0, CS_TAG + 7, comm);
+    MPI_Send(buf, (int)sizeof buf, MPI_CHAR, 0, CS_TAG + 8, comm);
+    MPI_Recv(&worst, 1, MPI_INT, 0, CS_TAG + 9, comm, MPI_STATUS_IGNORE);
+  }
+  return worst;
+}
+
+int cs_check_verify(cs_coll coll, const cs_algo_info *a, const char *name, long count,
+                    const int *counts, int root, int inplace, MPI_Datatype dt, MPI_Comm comm,
+                    char *what, size_t len) {
+  static int inited;
+  if (!inited) { /* shared by SMPI's ranks: the first one creates the types */
+    inited = 1;
+    types_init();
+  }
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  what[0] = '\0';
+  /* The harness's type of the timed datatype (double: max, as check does,
+   * so that the expected values are exact). */
+  int t = dt == MPI_BYTE ? T_BYTE : dt == MPI_INT ? T_INT : dt == MPI_DOUBLE ? T_DOUBLE : -1;
+  if (t < 0) {
+    snprintf(what, len, "no formula for this datatype");
+    return CS_VERIFY_SKIPPED;
+  }
+  /* Real buffers (send, receive, expected) of up to the whole collective
+   * per rank, and the folds of the expected values: refuse what would not
+   * fit (the timing run itself uses shared buffers). */
+  long total = cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? count * p : count;
+  double mem = 3.0 * (double)p * (double)total * (double)types[t].ext;
+  double work = cs_colls[coll].reduces ? (double)p * p * (double)gen_period(t) : 0;
+  if (mem > CS_VERIFY_MAX_BYTES || work > 4e9) {
+    snprintf(what, len,
+             "not verified: its check would take %.3g GB of real buffers and %.3g element "
+             "folds (limits %.3g GB, 4e9)",
+             mem / 1e9, work, CS_VERIFY_MAX_BYTES / 1e9);
+    return CS_VERIFY_SKIPPED;
+  }
+  ccase c = {coll, a, name, count, counts ? L_EXPLICIT : L_EVEN, root, inplace, t, "world", counts};
+  int skip = cs_skip_compute, shared = cs_shared_buffers;
+  char msg[600] = "";
+  /* Process-global switches of the kernels (one OS process for all of
+   * SMPI's ranks): changed only while no rank is inside a collective. */
+  MPI_Barrier(comm);
+  cs_skip_compute = 0;
+  cs_shared_buffers = 0;
+  int f = run_case(&c, comm, msg, sizeof msg);
+  MPI_Barrier(comm);
+  cs_skip_compute = skip;
+  cs_shared_buffers = shared;
+  f = f == 1 ? CS_VERIFY_WRONG : f == 2 ? CS_VERIFY_KNOWN : CS_VERIFY_OK;
+  return verdict_to_root(f, msg, what, len, comm);
 }

@@ -10,4 +10,24 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm);
 int cs_bench_main(int argc, char **argv, MPI_Comm comm);
 int cs_calibrate_main(int argc, char **argv, MPI_Comm comm);
 
+#include "../algos/registry.h"
+
+/* Verification of timing runs (sim/check.c): one call of the collective with
+ * algorithm a (name: as --algos gives it) on real buffers, checked against
+ * the check harness's formulas. count is the call's count (vector, block,
+ * or the total of a split collective), counts the p block counts of a split
+ * collective (NULL: the even split). Returns the same on every rank, in
+ * increasing severity; rank 0's what says why (the first failure line of
+ * the check harness, or why nothing was checked). */
+enum {
+  CS_VERIFY_OK = 0,
+  CS_VERIFY_SKIPPED = 1, /* too large to check (memory, folds), or no formula */
+  CS_VERIFY_KNOWN = 2,   /* wrong: a KNOWN defect of the library (sim/check.c) */
+  CS_VERIFY_WRONG = 3    /* wrong */
+};
+#define CS_VERIFY_MAX_BYTES 4e9
+int cs_check_verify(cs_coll coll, const cs_algo_info *a, const char *name, long count,
+                    const int *counts, int root, int inplace, MPI_Datatype dt, MPI_Comm comm,
+                    char *what, size_t len);
+
 #endif

@@ -147,6 +147,19 @@ void cs_csv_smpi_cfg(FILE *f, const char *flags);
 void cs_csv_note(FILE *f, const char *key, const char *text);
 /* "# sync=window|barrier": how the driver started each repetition. */
 void cs_csv_bench_sync(FILE *f, int window);
+/* The verification of a case before it is timed (sim/check.c
+ * cs_check_verify), as a comment line before its row:
+ *   "# verify: algo=A bytes=M p=P status=S: WHY"
+ * status "wrong" or "known-defect" (a KNOWN defect of the library): the
+ * case was not timed and has no row; "unverified": too large to check, the
+ * row follows. A verified case has no such line. */
+void cs_csv_bench_verify(FILE *f, const char *algo, long bytes, int p, const char *status,
+                         const char *why);
+/* The status of (algo, effective bytes) in a bench CSV's verify lines
+ * ("wrong", "known-defect", "unverified") into status, and why; 0 if it has
+ * none (verified, or not run), 1 if it has. */
+int cs_bench_lookup_verify(const char *path, const char *algo, long bytes, char *status,
+                           size_t slen, char *why, size_t wlen);
 
 void cs_csv_guidelines_comment(FILE *f, const char *backend, const char *platform, int np,
                                const char *lib, const char *ours, double tol, int wilcoxon);
@@ -241,7 +254,8 @@ double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const
 
 /* Reads the complete rows of a bench CSV and truncates the file after the
  * last of them (a row being written when a run was killed is dropped).
- * Calls fn for each row with its algo and bytes. Returns the number of
+ * Calls fn for each row with its algo and bytes, and for each case found
+ * wrong (a verify line "wrong" or "known-defect": done, never timed). Returns the number of
  * rows, or -1 if the file's first line differs from first_line (another
  * configuration; the file is left alone). A missing file has 0 rows. */
 int cs_bench_scan_rows(const char *path, const char *first_line,

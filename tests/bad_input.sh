@@ -58,4 +58,9 @@ expect 0 "collsim [0-9]" -- "$cli" --version
 for v in $("$cli" --help | awk '/^commands:/ { on = 1; next } on && NF { print $1 }'); do
   expect 0 "usage: collsim $v" -- "$cli" "$v" --help
 done
+# --block-bytes: per-process sizes of block collectives (m = p b in the CSV);
+# a vector collective has no blocks.
+expect 0 "^reduce_scatter_block,native,8,8192," -- "$cli" bench --platform hydra --np 8 --coll reduce_scatter_block --algos native --block-bytes 1K
+expect 2 "allreduce has no blocks" -- "$cli" bench --platform hydra --np 8 --coll allreduce --algos native --block-bytes 1K
+expect 2 "not both" -- "$cli" bench --platform hydra --np 8 --coll allgather --algos native --block-bytes 1K --bytes 8K
 exit $fail

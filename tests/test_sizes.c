@@ -47,6 +47,17 @@ int main(void) {
   CHECK_EQ(b[6], 142);
   cs_size_blocks(CS_allreduce, 7, 1000, b);
   CHECK_EQ(b[3], 0);
+  /* Per-process blocks (--block-bytes): m = p b for block and split
+   * collectives, and the block a case then moves is b again. */
+  CHECK_EQ(cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 32768);
+  CHECK_EQ(cs_size_bytes(CS_reduce_scatter_block, 32,
+                         cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 1) /
+               32,
+           1024);
+  CHECK_EQ(cs_size_from_block(CS_reduce_scatter, 7, 3), 21);
+  CHECK_EQ(cs_size_from_block(CS_allgather, 7, 0), 0);
+  CHECK_EQ(cs_size_from_block(CS_allreduce, 7, 8), -1);
+  CHECK_EQ(cs_size_from_block(CS_gather, 1 << 20, 1L << 62), -1);
   /* SMPI's envelope. */
   CHECK_EQ(CS_SMPI_ENVELOPE, 16);
   if (failures)

@@ -148,3 +148,20 @@ set_tests_properties(foreign_platform PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 add_executable(test_findings ${T}/test_findings.c)
 target_link_libraries(test_findings collsim_analysis m)
 add_test(NAME findings COMMAND test_findings)
+# native:NAME in bench, for every collective, through the one mapping check
+# uses (reduce_scatter_block -> smpi/reduce_scatter; a clear error where SMPI
+# has no choice).
+add_test(NAME native_names COMMAND bash ${T}/native_names.sh ${CLI})
+
+# Timing runs verify results first: a wrong library result (SMPI's
+# reduce_scatter ompi_basic_recursivehalving, one non-empty block) is a
+# "# verify:" line, never a row or a guideline violation (hydra 32 x 1).
+add_test(NAME verify_bench COMMAND bash ${T}/verify_bench.sh ${CLI})
+
+# SMPI's node-aware algorithms see nodes by SimGrid host: smp_rdb differs
+# from rdb with one host per node (irene), not with one host per rank
+# (hydra), where bench says so.
+add_test(NAME library_nodes COMMAND bash ${T}/library_nodes.sh ${CLI})
+
+# The demo compares against real libraries' selectors, not SMPI's default.
+add_test(NAME demo_libs COMMAND bash ${T}/demo_libs.sh ${CLI})

@@ -166,6 +166,18 @@ for m in hydra irene theta vsc3 bluewaters abg maxrate lanes; do
     fail "$m ($np ranks): exit $rc ${res:-no result}"
   fi
 done
+# Every configuration the seed papers ran on the named machines generates
+# (Hydra 32 x 1 uses one rail per node: lanes are clamped to ppn).
+for cfg in "hydra 32 1" "hydra 36 32" "irene 256 1" "irene 100 48" "theta 150 1" "theta 128 64"; do
+  set -- $cfg
+  if $gen "$1" --nodes "$2" --ppn "$3" --out "$work/cfg.xml" --hostfile "$work/cfg.hf" &&
+    [ "$(wc -l <"$work/cfg.hf")" = $(($2 * $3)) ]; then
+    pass "paper configuration $1 $2 x $3 generates ($(($2 * $3)) ranks)"
+  else fail "paper configuration $1 $2 x $3 does not generate"; fi
+done
+gen_pf hy1 hydra --nodes 4 --ppn 1
+expect hy1 "hydra 4 x 1: node0->node1, one rail" "$(calc "1e-6 + 1000016 / 12.5e9")" 1e-9 \
+  1000000 0:1
 # Compact topologies: a message's latency counts the links of its route.
 gen_pf th8 theta --nodes 8 --ppn 1
 expect th8 "theta: node0->node1 (one router, 2 links)" "$(calc "5e-7 + 1000016 / 5.25e9")" 1e-9 \
