@@ -123,7 +123,8 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
                      q->root,
                      q->inplace,
                      q->reps,
-                     q->warmup};
+                     q->warmup,
+                     q->smpi && !q->lib_free};
   cs_csv_bench_comment(buf, len, &m);
 }
 
@@ -187,6 +188,10 @@ int cs_bench_run(cs_bench_req *q) {
               "collsim bench: %s holds results of another configuration (its first line "
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
               outpath, header);
+      if (q->smpi && !q->lib_free)
+        fprintf(stderr,
+                "collsim bench: (a file made without lib_charge=gamma has the library's "
+                "reductions free, as SMPI runs them: resume it with --lib-charge off)\n");
       return 2;
     }
   } else {
@@ -279,6 +284,8 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "--time-limit");
     argv_add(&j->args, "%g", q->time_limit);
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
+    if (q->smpi && !q->lib_free) argv_add(&j->args, "--lib-charge=1");
+    if (q->cfg) argv_add(&j->args, "--lib-cfg=%s", q->cfg);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
   }
   for (int i = 0; i < nj && rc == 0; i++) {
@@ -394,6 +401,10 @@ static void bench_usage(FILE *f) {
           "  --layout L       reduce_scatter blocks: even (default) or single (all counts\n"
           "                   0 but the root's, which is m)\n"
           "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
+          "  --lib-charge on|off  smpi: charge the library's (native, native:NAME, lib:SEL)\n"
+          "                   local reductions gamma per byte as collsim's kernels are\n"
+          "                   (on, default), or not (off: SMPI's behaviour); the CSV's first\n"
+          "                   line says lib_charge=gamma when on (docs/library.md)\n"
           "  --redo           discard FILE's rows and run everything again\n"
           "  --stats          print wall seconds and peak memory of each run on stderr\n");
 }
@@ -435,9 +446,9 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       }
     }
     static const char *valued[] = {
-        "--platform", "--np",      "--coll",     "--algos",  "--algo",   "--bytes",
-        "--out",      "--backend", "--hostfile", "--reps",   "--warmup", "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples"};
+        "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
+        "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
+        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--lib-charge"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -486,6 +497,13 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       q->layout = v;
     else if (!strcmp(o, "--samples"))
       q->samples = v;
+    else if (!strcmp(o, "--lib-charge")) {
+      if (strcmp(v, "on") && strcmp(v, "off")) {
+        fprintf(stderr, "collsim %s: --lib-charge %s: valid: on (default), off\n", cmd, v);
+        return 2;
+      }
+      q->lib_free = !strcmp(v, "off");
+    }
   }
   if (!coll || !q->np) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);

@@ -34,6 +34,8 @@ typedef struct {
   const char *cfg;     /* extra smpirun options */
   const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
+  int lib_free;        /* smpi: 1 = the library's reductions cost nothing (SMPI's own
+                          behaviour), 0 = charged gamma per byte as collsim's (default) */
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

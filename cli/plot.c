@@ -68,8 +68,8 @@ enum {
 };
 
 /* Where each column of a kind goes (-1: not drawn), by the store's column order. */
-static const int bench_slot[CS_BENCH_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_REPS, V_MEDIAN,
-                                              V_MEAN, V_MIN, V_MAX, V_CILO,  V_CIHI};
+static const int bench_slot[CS_BENCH_NCOL] = {
+    X_S0, X_S1, X_P, X_BYTES, V_REPS, V_MEDIAN, V_MEAN, V_MIN, V_MAX, V_CILO, V_CIHI, X_S2, -1, -1};
 static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BYTES,
                                                   V_TABLE1, V_MODEL, V_SIM, V_RELERR};
 static const int validate_slot[CS_VALIDATE_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_MODEL, V_SIM,
