@@ -21,13 +21,8 @@ sels=${3:-default,ompi,mpich}
 colls=${4:-allreduce,reduce_scatter_block}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-expand() { # 2-5,7 -> 2 3 4 5 7
-  local IFS=,
-  for part in $1; do
-    if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
-  done
-}
-ps=$(expand "$plist")
+# 2-5,7 -> 2 3 4 5 7
+ps=$(echo "$plist" | tr , '\n' | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i }')
 maxp=$(echo "$ps" | sort -n | tail -1)
 "$cli" platform abg --np "$maxp" --gamma 1e-9 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile" || exit 1
 # Every size limit of the rules (bytes; mpich's reduce_scatter counts
