@@ -55,6 +55,36 @@ static const band ompi_reduce_scatter[] = {
     {0, "1024:default 8192:" RH " *:ompi_butterfly"}};
 #undef RH
 
+/* reduce__ompi, commutative operations (1 ompi_basic_linear, 2 ompi_chain,
+ * 3 ompi_pipeline, 4 ompi_binary, 5 ompi_binomial, 6 ompi_in_order_binary,
+ * 7 "rabenseifner", which SMPI maps to ompi_basic_linear). */
+#define LIN "ompi_basic_linear"
+#define IOB "ompi_in_order_binary"
+static const band ompi_reduce[] = {
+    {4, "8:" LIN " 16:ompi_binary 32:ompi_pipeline 262144:" LIN
+        " 524288:ompi_pipeline 1048576:ompi_chain *:ompi_pipeline"},
+    {8, "4096:ompi_binary 65536:ompi_chain 262144:ompi_binomial 524288:" LIN
+        " 1048576:ompi_binomial *:" LIN},
+    {16, "8192:ompi_binary *:ompi_binomial"},
+    {32, "4096:ompi_binary *:ompi_binomial"},
+    {256, "*:ompi_binomial"},
+    {512, "8192:ompi_binomial 16384:" IOB " *:ompi_binomial"},
+    {2048, "*:ompi_binomial"},
+    {4096, "512:ompi_binomial 1024:" IOB " 8192:ompi_binomial 16384:" IOB " *:ompi_binomial"},
+    {0, "16:ompi_binomial 32:" IOB " 1024:ompi_binomial 2048:" IOB " 8192:ompi_binomial 16384:" IOB
+        " *:ompi_binomial"}};
+
+/* reduce__ompi, non-commutative operations. */
+static const band ompi_reduce_nc[] = {
+    {4, "8:" IOB " *:" LIN},
+    {8, "*:" LIN},
+    {16, "1024:" IOB " 8192:" LIN " 16384:" IOB " 262144:" LIN " *:" IOB},
+    {128, "*:" IOB},
+    {256, "512:" IOB " 1024:" LIN " *:" IOB},
+    {0, "*:" IOB}};
+#undef LIN
+#undef IOB
+
 /* The name a rule gives to `bytes` (static storage: the rule's text). */
 static const char *pick(const band *b, int p, long bytes, char *buf, size_t len) {
   while (b->p_below && p >= b->p_below) b++;
@@ -87,6 +117,17 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
                         int commutative) {
   long bytes = elems * size;
   int split = coll == CS_reduce_scatter || coll == CS_reduce_scatter_block;
+  if (coll == CS_reduce) {
+    /* reduce__default: commutative on a built-in datatype: the
+     * non-blocking linear reduce ("default"), else ompi_basic_linear.
+     * reduce__mpich: like its allreduce, mvapich2_two_level for
+     * commutative operations on MPI_COMM_WORLD, else binomial. */
+    if (!strcmp(sel, "default")) return commutative ? "default" : "ompi_basic_linear";
+    if (!strcmp(sel, "ompi"))
+      return pick(commutative ? ompi_reduce : ompi_reduce_nc, p, bytes, name_buf, sizeof name_buf);
+    if (!strcmp(sel, "mpich")) return commutative ? "mvapich2_two_level" : "binomial";
+    return NULL;
+  }
   if (coll != CS_allreduce && !split) return NULL;
   if (!strcmp(sel, "default")) {
     /* allreduce__default: reduce__default + bcast__default (derived

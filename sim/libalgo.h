@@ -15,8 +15,9 @@
 #include "../algos/collsim.h"
 
 /* The SMPI algorithm name (as --cfg=smpi/<collective>:NAME takes it) that
- * selector `sel` (default, ompi, mpich) runs for collective `coll` on p
- * processes with `elems` elements in total (the vector of allreduce, all
+ * selector `sel` (default, ompi, mpich) runs for collective `coll`
+ * (allreduce, reduce, reduce_scatter_block, reduce_scatter) on p processes
+ * with `elems` elements in total (the vector of allreduce and reduce, all
  * blocks of reduce_scatter(_block)) of `size` bytes each, `regular` = all
  * blocks equal, `commutative` = the operation's property. NULL when collsim
  * does not reproduce that selector for that collective. */

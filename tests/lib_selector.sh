@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Proves collsim's reproduction of SMPI 3.32's selector decisions
-# (sim/libalgo.c): for every selector SEL, collective and p of the grid, the
+# (sim/libalgo.c): for every selector SEL, collective (allreduce,
+# reduce_scatter_block, reduce by default) and p of the grid, the
 # bench CSV of lib:SEL names the algorithm that ran (column algo_ran), and
 # the simulated time of lib:SEL at (coll, p, size) equals the time of the
 # library forced to that algorithm (--cfg=smpi/<collective>:NAME) under the
@@ -18,7 +19,7 @@
 set -uo pipefail
 cli=$1 plist=$2
 sels=${3:-default,ompi,mpich}
-colls=${4:-allreduce,reduce_scatter_block}
+colls=${4:-allreduce,reduce_scatter_block,reduce}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # 2-5,7 -> 2 3 4 5 7
