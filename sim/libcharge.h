@@ -19,8 +19,8 @@
  * processes (they share this OS process's memory under -no-privatize). */
 extern double cs_lib_reduced_bytes;
 
-/* Creates *wrapped, doing op's arithmetic and charging it; one original
- * operation at a time (the driver's). */
+/* Creates *wrapped, doing op's arithmetic and charging it. Up to 8
+ * distinct original operations per run (MPI_ERR_OP beyond). */
 int cs_libcharge_wrap(MPI_Op op, MPI_Op *wrapped);
 void cs_libcharge_free(MPI_Op *wrapped);
 
