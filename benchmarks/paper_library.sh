@@ -14,16 +14,19 @@
 # Prints one row per (machine, library, size): times, speedup of circulant
 # over the library both ways, the algorithm SMPI ran (algo_ran) and the
 # bytes it reduced; the CSVs stay in OUT (default results/paper_library).
-# usage: benchmarks/paper_library.sh [--quick] [--out DIR]
+# usage: benchmarks/paper_library.sh [--quick] [--only M1,M2] [--out DIR]
 #   --quick: Irene 64 x 1, Theta 48 x 1, Hydra 8 x 4 (for a first look)
+#   --only:  only these machines (irene, theta, hydra); a rerun over the same
+#            DIR resumes the CSVs and only prints the table again
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out=$here/results/paper_library quick=0
+out=$here/results/paper_library quick=0 only=irene,theta,hydra
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --out) out=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--out DIR]" >&2; exit 2 ;;
+    --only) only=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--only M1,M2] [--out DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -35,6 +38,10 @@ if [ $quick = 1 ]; then
 else
   configs=("irene 256 1 lib:ompi" "theta 150 1 lib:mpich" "hydra 36 32 lib:ompi,lib:mpich,lib:mvapich2")
 fi
+keep=()
+for c in "${configs[@]}"; do [[ ,$only, == *,${c%% *},* ]] && keep+=("$c"); done
+[ ${#keep[@]} -gt 0 ] || { echo "$0: --only $only: valid machines: irene, theta, hydra" >&2; exit 2; }
+configs=("${keep[@]}")
 for c in "${configs[@]}"; do
   read -r machine nodes ppn libs <<<"$c"
   np=$((nodes * ppn)) tag=$machine-${nodes}x$ppn
