@@ -65,5 +65,28 @@ for p in ${plist//,/ }; do
     done
   done
 done
+# A file made before charging and the extra columns existed (its first line
+# without lib_charge, its header without algo_ran, reduced_bytes,
+# copied_bytes) resumes with --lib-charge off in its own schema, and is
+# refused with charging on (its library rows were free).
+p=4
+"$cli" platform abg --np $p --gamma $g --out "$tmp/old.xml" --hostfile "$tmp/old.hostfile" || exit 1
+"$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K \
+  --lib-charge off --quiet --out "$tmp/new.csv" || { echo "FAIL bench for the old file"; fail=$((fail + 1)); }
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } { NF = 11; print }' "$tmp/new.csv" >"$tmp/old.csv"
+if "$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K,4K \
+     --quiet --out "$tmp/old.csv" 2>"$tmp/err"; then
+  echo "FAIL an uncharged old file was resumed with charging on"; fail=$((fail + 1))
+fi
+grep -q -- "--lib-charge off" "$tmp/err" || { echo "FAIL the refusal does not point at --lib-charge off:"; cat "$tmp/err"; fail=$((fail + 1)); }
+if "$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K,4K \
+     --lib-charge off --quiet --out "$tmp/old.csv" 2>"$tmp/err"; then
+  res=$(awk -F, '/^#/ { next } { n++; if (NF != 11) { print "FAIL row of " NF " fields in an 11-column file: " $0; bad++ } }
+                 END { if (n != 5) { print "FAIL " n " lines, want the header and 4 rows"; bad++ } exit bad > 0 }' "$tmp/old.csv") ||
+    { echo "$res"; fail=$((fail + 1)); }
+  checked=$((checked + 1))
+else
+  echo "FAIL resuming the old file:"; cat "$tmp/err"; fail=$((fail + 1))
+fi
 echo "lib_charge: $checked (collective, p, library algorithm, charging) cases; $fail failures"
 [ $fail -eq 0 ] && [ $checked -gt 0 ]
