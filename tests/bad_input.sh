@@ -33,4 +33,5 @@ expect 2 "Valid commands: list, check" -- "$cli" chek
 # The commutative-only algorithm refuses a non-commutative op, loudly, and
 # the harness counts that refusal as the correct outcome.
 expect 0 "needs a commutative op" -- "$cli" check --coll allreduce,reduce_scatter --algo circulant,ceilhalf --op noncomm --np 3 --count 5
+expect 2 "valid: on (default), off" -- "$cli" bench --platform hydra --np 2 --coll allreduce --algos native --bytes 8 --lib-charge maybe
 exit $fail
