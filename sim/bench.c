@@ -243,7 +243,9 @@ static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *na
   MPI_Type_size(o->dt, &size);
   MPI_Op_commutative(o->op, &commute);
   int regular = !split || (!o->single && total % p == 0);
-  if (lib)
+  if (lib && !simulated)
+    ran[0] = '\0'; /* a real library does not say, and its rules are not SMPI's */
+  else if (lib)
     cs_lib_algo_of_row(name, o->lib_cfg, o->coll, p, total, size, regular, commute, ran, len);
   else
     snprintf(ran, len, "%s", name);
