@@ -202,6 +202,7 @@ int cs_bench_run(cs_bench_req *q) {
     }
     fputs(header, f);
     if (q->smpi) cs_csv_smpi_cfg(f, cs_platform_smpirun_flags());
+    if (q->smpi) cs_csv_bench_lib_note(f, !q->lib_free);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }

@@ -85,6 +85,14 @@ void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m) {
 
 void cs_csv_smpi_cfg(FILE *f, const char *flags) { fprintf(f, "# smpi-cfg: %s\n", flags); }
 
+void cs_csv_bench_lib_note(FILE *f, int charged) {
+  fprintf(f,
+          "# library: local reductions %s; local copies free (made inside SMPI, not "
+          "measurable); algo_ran = SMPI 3.32's selector decision as collsim reproduces it\n",
+          charged ? "charged gamma per byte like collsim's (reduced_bytes per call)"
+                  : "free (SMPI's behaviour, --lib-charge off)");
+}
+
 void cs_csv_bench_sync(FILE *f, int window) {
   fprintf(f, "# sync=%s\n", window ? "window" : "barrier");
 }

@@ -148,6 +148,9 @@ typedef struct {
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m);
 /* "# smpi-cfg: FLAGS": the smpirun options that timing runs use. */
 void cs_csv_smpi_cfg(FILE *f, const char *flags);
+/* "# library: ...": what the library's rows were charged for (smpi runs;
+ * docs/library.md). */
+void cs_csv_bench_lib_note(FILE *f, int charged);
 /* "# sync=window|barrier": how the driver started each repetition. */
 void cs_csv_bench_sync(FILE *f, int window);
 
