@@ -83,6 +83,28 @@ static void collect(const char *algo, long bytes, void *c) {
 
 /* ---- bench --------------------------------------------------------------- */
 
+/* The sizes of q (as given, comma-separated into sizes) that the file at
+ * outpath has no row of for algo; returns their number. */
+static int lacking_sizes(const cs_bench_req *q, const char *header, const char *outpath,
+                         const char *algo, char *sizes, size_t len) {
+  long done[CS_MAX_SIZES];
+  done_ctx d = {algo, done, 0};
+  cs_bench_scan_rows(outpath, header, collect, &d);
+  size_t sl = 0;
+  int todo = 0;
+  sizes[0] = '\0';
+  for (int i = 0; i < q->nbytes; i++) {
+    long eff = cs_req_bytes(q, i);
+    int have = cs_req_dup(q, i);
+    for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
+    if (have) continue;
+    sl += (size_t)snprintf(sizes + sl, len > sl ? len - sl : 0, "%s%ld", todo ? "," : "",
+                           q->bytes[i]);
+    todo++;
+  }
+  return todo;
+}
+
 void cs_bench_defaults(cs_bench_req *q) {
   memset(q, 0, sizeof *q);
   q->backend = "smpi";
@@ -212,21 +234,9 @@ int cs_bench_run(cs_bench_req *q) {
   int nj = 0, rc = 0;
   char tmp2[4096];
   if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) return 1;
-  long done[CS_MAX_SIZES];
   for (int a = 0; a < q->nalgos; a++) {
-    done_ctx d = {q->algos[a], done, 0};
-    cs_bench_scan_rows(outpath, header, collect, &d);
-    char sizes[CS_MAX_SIZES * 12] = "";
-    size_t sl = 0;
-    int todo = 0;
-    for (int i = 0; i < q->nbytes; i++) {
-      long eff = cs_req_bytes(q, i);
-      int have = cs_req_dup(q, i);
-      for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
-      if (have) continue;
-      sl += (size_t)snprintf(sizes + sl, sizeof sizes - sl, "%s%ld", todo ? "," : "", q->bytes[i]);
-      todo++;
-    }
+    char sizes[CS_MAX_SIZES * 12];
+    int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes);
     if (!todo) continue;
     jobname[nj] = q->algos[a];
     job_t *j = &jobs[nj++];
@@ -319,6 +329,18 @@ int cs_bench_run(cs_bench_req *q) {
                 "collsim bench: SMPI ran out of memory maps (each shared buffer and each rank's "
                 "stack is one); raise the limit, as root: sysctl -w vm.max_map_count=1048576\n");
       rc = 1;
+    } else {
+      /* A simulation can end without finishing (SMPI 3.32's impi allreduce
+       * deadlocks: "Stalling SMPI instance", exit status 0): no silent gap. */
+      char left[CS_MAX_SIZES * 12];
+      if (lacking_sizes(q, header, outpath, jobname[i], left, sizeof left)) {
+        fprintf(stderr,
+                "collsim bench: the run of %s ended without rows for sizes %s (the simulation "
+                "stopped early; its last lines:)\n",
+                jobname[i], left);
+        cs_print_tail(jobs[i].err, 5);
+        rc = 1;
+      }
     }
   }
   for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
