@@ -689,6 +689,7 @@ static const char *series_title(long s0, long s1, char *buf, size_t len) {
   const char *a = recs[s0].s[1];
   snprintf(buf, len, "%s", a);
   if (!is_lib(a)) return buf;
+  while (s0 < s1 && !(recs[s0].bytes > 0)) s0++; /* not drawn (log axis) */
   size_t n = strlen(buf);
   for (long i = s0; i < s1 && n < len;) {
     const char *ran = recs[i].ran;

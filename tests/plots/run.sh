@@ -207,9 +207,11 @@ nv_dat=$(awk '$3==1' "$tmp"/g-data/guideline-rsb-le-red+sc-p32-hydra/s*.dat | wc
 [ "$nv_csv" -gt 0 ] && [ "$nv_csv" = "$nv_dat" ] || fail "guidelines: $nv_dat violations drawn, the CSV has $nv_csv"
 # algo_ran: a library series names the algorithm that ran over each size
 # range in its legend (the selector switching, hover-free); the column is
-# not part of a series' identity (one series, one style).
+# not part of a series' identity (one series, one style); rows of 0 bytes,
+# not drawn on the log axis, are not named either.
 {
   echo "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,reduced_bytes,copied_bytes"
+  echo "allreduce,lib:ompi,8,0,1,2e-6,2e-6,2e-6,2e-6,2e-6,2e-6,default,0,"
   for b in 8 4096 32768 262144; do
     ran=rdb; [ $b -gt 4096 ] && ran=rab_rdb
     echo "allreduce,lib:ompi,8,$b,1,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$ran,$((7 * b)),"
