@@ -52,6 +52,11 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
                              double *pending);
 void cs_charge_pending(double *pending);
 
+/* Charges local work of `bytes` bytes as every kernel's reduction and copy
+ * is charged (gamma per byte in simulation); for work done elsewhere, such as
+ * the MPI library's reductions through a charged operation (sim/libcharge.h). */
+void cs_charge_local(double bytes);
+
 /* 1 iff elements of dt lie back to back with no gaps and no lower bound,
  * so that count elements are count * size plain bytes. */
 int cs_type_contiguous(MPI_Datatype dt);

@@ -91,6 +91,8 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
   return MPI_Reduce_local(in, inout, (int)count, dt, op);
 }
 
+void cs_charge_local(double bytes) { charge(bytes); }
+
 void cs_charge_pending(double *pending) {
   charge(*pending);
   *pending = 0;

@@ -2,6 +2,7 @@
 #include "sizes.h"
 
 #include <limits.h>
+#include <stdio.h>
 
 cs_shape cs_coll_shape(cs_coll coll) {
   switch (coll) {
@@ -20,6 +21,14 @@ cs_shape cs_coll_shape(cs_coll coll) {
 long cs_size_elems(cs_coll coll, int p, long m, int size) {
   long elems = size > 0 ? m / size : 0;
   return cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? (long)p * (elems / p) : elems;
+}
+
+const char *cs_size_str(double bytes, char *buf, size_t len) {
+  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) bytes /= 1024, u++;
+  snprintf(buf, len, "%.3g %s", bytes, unit[u]);
+  return buf;
 }
 
 long cs_size_bytes(cs_coll coll, int p, long m, int size) {

@@ -36,6 +36,10 @@ cs_shape cs_coll_shape(cs_coll coll);
  * bytes: p floor(floor(m / size) / p) for block collectives, floor(m / size)
  * for the others. */
 long cs_size_elems(cs_coll coll, int p, long m, int size);
+
+/* A size for people: "8 B", "4 KiB", "1.5 MiB" (binary units, at most 3
+ * significant digits); returns buf. */
+const char *cs_size_str(double bytes, char *buf, size_t len);
 /* Bytes the collective really moves for size m: cs_size_elems * size. */
 long cs_size_bytes(cs_coll coll, int p, long m, int size);
 /* The count argument of a call that moves elems elements in all (elems from

@@ -76,6 +76,28 @@ static void collect(const char *algo, long bytes, void *c) {
 
 /* ---- bench --------------------------------------------------------------- */
 
+/* The sizes of q (as given, comma-separated into sizes) that the file at
+ * outpath has no row of for algo; returns their number. */
+static int lacking_sizes(const cs_bench_req *q, const char *header, const char *outpath,
+                         const char *algo, char *sizes, size_t len) {
+  long done[CS_MAX_SIZES];
+  done_ctx d = {algo, done, 0};
+  cs_bench_scan_rows(outpath, header, collect, &d);
+  size_t sl = 0;
+  int todo = 0;
+  sizes[0] = '\0';
+  for (int i = 0; i < q->nbytes; i++) {
+    long eff = cs_req_bytes(q, i);
+    int have = cs_req_dup(q, i);
+    for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
+    if (have) continue;
+    sl += (size_t)snprintf(sizes + sl, len > sl ? len - sl : 0, "%s%ld", todo ? "," : "",
+                           q->bytes[i]);
+    todo++;
+  }
+  return todo;
+}
+
 void cs_bench_defaults(cs_bench_req *q) {
   memset(q, 0, sizeof *q);
   q->backend = "smpi";
@@ -117,7 +139,8 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
                      q->inplace,
                      q->reps,
                      q->warmup,
-                     q->keep_network ? "smpi" : NULL};
+                     q->keep_network ? "smpi" : NULL,
+                     q->smpi && !q->lib_free};
   cs_csv_bench_comment(buf, len, &m);
 }
 
@@ -329,6 +352,10 @@ int cs_bench_run(cs_bench_req *q) {
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
               outpath, header);
       close(lockfd);
+      if (q->smpi && !q->lib_free)
+        fprintf(stderr,
+                "collsim bench: (a file made without lib_charge=gamma has the library's "
+                "reductions free, as SMPI runs them: resume it with --lib-charge off)\n");
       return 2;
     }
   } else {
@@ -340,6 +367,7 @@ int cs_bench_run(cs_bench_req *q) {
     }
     fputs(header, f);
     if (q->smpi) bench_settings(f, q, placement, gamma);
+    if (q->smpi) cs_csv_bench_lib_note(f, !q->lib_free);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }
@@ -349,21 +377,9 @@ int cs_bench_run(cs_bench_req *q) {
   int nj = 0, rc = 0;
   char tmp2[4096];
   if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) return 1;
-  long done[CS_MAX_SIZES];
   for (int a = 0; a < q->nalgos; a++) {
-    done_ctx d = {q->algos[a], done, 0};
-    cs_bench_scan_rows(outpath, header, collect, &d);
-    char sizes[CS_MAX_SIZES * 12] = "";
-    size_t sl = 0;
-    int todo = 0;
-    for (int i = 0; i < q->nbytes; i++) {
-      long eff = cs_req_bytes(q, i);
-      int have = cs_req_dup(q, i);
-      for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
-      if (have) continue;
-      sl += (size_t)snprintf(sizes + sl, sizeof sizes - sl, "%s%ld", todo ? "," : "", q->bytes[i]);
-      todo++;
-    }
+    char sizes[CS_MAX_SIZES * 12];
+    int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes);
     if (!todo) continue;
     jobname[nj] = q->algos[a];
     job_t *j = &jobs[nj++];
@@ -425,6 +441,8 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "--time-limit");
     argv_add(&j->args, "%g", q->time_limit);
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
+    if (q->smpi && !q->lib_free) argv_add(&j->args, "--lib-charge=1");
+    if (q->cfg) argv_add(&j->args, "--lib-cfg=%s", q->cfg);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
     if (q->verify_library_only) argv_add(&j->args, "--verify=library");
   }
@@ -460,6 +478,18 @@ int cs_bench_run(cs_bench_req *q) {
                 "collsim bench: SMPI ran out of memory maps (each shared buffer and each rank's "
                 "stack is one); raise the limit, as root: sysctl -w vm.max_map_count=1048576\n");
       rc = 1;
+    } else {
+      /* A simulation can end without finishing (SMPI 3.32's impi allreduce
+       * deadlocks: "Stalling SMPI instance", exit status 0): no silent gap. */
+      char left[CS_MAX_SIZES * 12];
+      if (lacking_sizes(q, header, outpath, jobname[i], left, sizeof left)) {
+        fprintf(stderr,
+                "collsim bench: the run of %s ended without rows for sizes %s (the simulation "
+                "stopped early; its last lines:)\n",
+                jobname[i], left);
+        cs_print_tail(jobs[i].err, 5);
+        rc = 1;
+      }
     }
   }
   cs_catch_interrupts(0);
@@ -558,6 +588,10 @@ static void bench_usage(FILE *f) {
           "  --layout L       reduce_scatter blocks: even (default) or single (all counts\n"
           "                   0 but the root's, which is m)\n"
           "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
+          "  --lib-charge on|off  smpi: charge the library's (native, native:NAME, lib:SEL)\n"
+          "                   local reductions gamma per byte as collsim's kernels are\n"
+          "                   (on, default), or not (off: SMPI's behaviour); the CSV's first\n"
+          "                   line says lib_charge=gamma when on (docs/library.md)\n"
           "  --redo           discard FILE's rows and run everything again\n"
           "  --stats          print wall seconds and peak memory of each run on stderr\n");
 }
@@ -627,11 +661,11 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
         continue;
       }
     }
-    static const char *valued[] = {
-        "--platform", "--np",      "--coll",     "--algos",  "--algo",    "--bytes",
-        "--out",      "--backend", "--hostfile", "--reps",   "--warmup",  "--time-limit",
-        "--type",     "--root",    "--cfg",      "--layout", "--samples", "--format",
-        "--block-bytes"};
+    static const char *valued[] = {"--platform", "--np",     "--coll",        "--algos",
+                                   "--algo",     "--bytes",  "--out",         "--backend",
+                                   "--hostfile", "--reps",   "--warmup",      "--time-limit",
+                                   "--type",     "--root",   "--cfg",         "--layout",
+                                   "--samples",  "--format", "--block-bytes", "--lib-charge"};
     int known = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
     if (!known) {
@@ -689,6 +723,12 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
         fprintf(stderr, "collsim %s: --format %s unknown (valid: csv, osu, osu-full)\n", cmd, v);
         return 2;
       }
+    } else if (!strcmp(o, "--lib-charge")) {
+      if (strcmp(v, "on") && strcmp(v, "off")) {
+        fprintf(stderr, "collsim %s: --lib-charge %s: valid: on (default), off\n", cmd, v);
+        return 2;
+      }
+      q->lib_free = !strcmp(v, "off");
     }
   }
   if (!coll || !q->np) {

@@ -368,6 +368,14 @@ int cmd_demo(int argc, char **argv) {
     fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
   }
   fprintf(md,
+          "\nWhat each side pays (docs/library.md): our kernels pay gamma per byte for every "
+          "local reduction and copy; the library's reductions are charged the same gamma per "
+          "byte (each CSV's first line says `lib_charge=gamma`), its copies are not (SMPI "
+          "does them internally; column `copied_bytes` is empty for library rows). Column "
+          "`algo_ran` names the algorithm SMPI ran for each library row (collsim reproduces "
+          "SMPI 3.32's selector decisions; empty where it does not: mvapich2, impi); the "
+          "pictures' legends show where it changes.\n");
+  fprintf(md,
           "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
           "Allreduce) timed on both sides, once with the library (lib:ompi) and once "
           "with our %s algorithms (the faster of %s for "

@@ -24,6 +24,7 @@
 #include "registry.h"
 #include "guidelines.h"
 #include "results.h"
+#include "sizes.h"
 
 /* ---- the CSV kinds (their schemas are the results store's) ------------------ */
 
@@ -66,12 +67,14 @@ enum {
   X_S2,
   X_S3,
   X_P,
-  X_BYTES
+  X_BYTES,
+  X_RAN /* bench: algo_ran, shown in legends, not part of a series' identity */
 };
 
 /* Where each column of a kind goes (-1: not drawn), by the store's column order. */
-static const int bench_slot[CS_BENCH_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_REPS, V_MEDIAN,
-                                              V_MEAN, V_MIN, V_MAX, V_CILO,  V_CIHI};
+static const int bench_slot[CS_BENCH_NCOL] = {X_S0,     X_S1,   X_P,   X_BYTES, V_REPS,
+                                              V_MEDIAN, V_MEAN, V_MIN, V_MAX,   V_CILO,
+                                              V_CIHI,   X_RAN,  -1,    -1};
 static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BYTES,
                                                   V_TABLE1, V_MODEL, V_SIM, V_RELERR};
 static const int validate_slot[CS_VALIDATE_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_MODEL, V_SIM,
@@ -92,6 +95,7 @@ typedef struct {
   int kind, file;
   long line;
   char *s[4]; /* coll, algo / guideline, lhs, rhs, side */
+  char *ran;  /* bench: the algorithm that ran (NULL: not recorded) */
   long p;
   double bytes;
   double v[NV];
@@ -316,6 +320,10 @@ static void read_csv(const char *path) {
         r->s[slot - X_S0] = (char *)s;
         continue;
       }
+      if (slot == X_RAN) {
+        r->ran = (char *)s;
+        continue;
+      }
       double x;
       const char *why = cs_csv_number(s, col_flags[i], &x);
       if (why) {
@@ -335,6 +343,7 @@ static void read_csv(const char *path) {
     }
     if (!ok) continue;
     for (int k = 0; k < 4; k++) r->s[k] = r->s[k] ? xstrdup(r->s[k]) : NULL;
+    r->ran = r->ran ? xstrdup(r->ran) : NULL;
     nrecs++;
     cf->rows++;
   }
@@ -682,6 +691,33 @@ static int style_of(const char *algo, int *other) {
   return free_styles[used + (*other)++ % (nfree - used)];
 }
 
+/* The legend title of series [s0, s1) (bytes ascending): its name, and
+ * for a library series whose rows name the algorithm that ran (algo_ran),
+ * which one ran over which sizes, so that a reader sees where the selector
+ * switches: "lib:ompi: rdb 8 B-4 KiB, rab_rdb 8 KiB-4 MiB". */
+static const char *series_title(long s0, long s1, char *buf, size_t len) {
+  const char *a = recs[s0].s[1];
+  snprintf(buf, len, "%s", a);
+  if (!is_lib(a)) return buf;
+  while (s0 < s1 && !(recs[s0].bytes > 0)) s0++; /* not drawn (log axis) */
+  size_t n = strlen(buf);
+  for (long i = s0; i < s1 && n < len;) {
+    const char *ran = recs[i].ran;
+    long j = i + 1;
+    while (j < s1 && !cmp_str(ran, recs[j].ran)) j++;
+    char lo[32], hi[32];
+    cs_size_str(recs[i].bytes, lo, sizeof lo);
+    cs_size_str(recs[j - 1].bytes, hi, sizeof hi);
+    if (i == s0 && j == s1 && ran && *ran)
+      n += (size_t)snprintf(buf + n, len - n, " = %s", ran);
+    else if (ran && *ran)
+      n += (size_t)snprintf(buf + n, len - n, "%s %s %s%s%s", i == s0 ? ":" : ",", ran, lo,
+                            j - 1 > i ? "-" : "", j - 1 > i ? hi : "");
+    i = j;
+  }
+  return buf;
+}
+
 static const char *mpi_name(const char *coll) {
   int c = cs_coll_by_name(coll);
   return c >= 0 ? cs_colls[c].mpi_name : coll;
@@ -800,8 +836,9 @@ static void plan_time(long g0, long g1) {
       ymin = fmin(ymin, lo), ymax = fmax(ymax, hi);
     }
     pic_close_series(f);
+    char lt[600];
     snprintf(tmp, sizeof tmp, "t%d", n);
-    pa_str(p, tmp, recs[s0].s[1]);
+    pa_str(p, tmp, series_title(s0, s1, lt, sizeof lt));
     snprintf(tmp, sizeof tmp, "s%d", n);
     pa_num(p, tmp, style_of(recs[s0].s[1], &other));
   }
@@ -877,8 +914,9 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
       if (f) pic_close_series(f);
     }
     if (!k) continue;
+    char lt[600];
     snprintf(tmp, sizeof tmp, "t%d", n);
-    pa_str(p, tmp, a);
+    pa_str(p, tmp, series_title(s0, s1, lt, sizeof lt));
     snprintf(tmp, sizeof tmp, "s%d", n);
     pa_num(p, tmp, style_of(a, &other));
   }
@@ -889,12 +927,13 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
   if (missing)
     note(p->name, "%ld rows left out (bytes = 0, a time of 0, or no %s row of the same size)",
          missing, ref);
-  char ylab[300], reflab[300];
+  char ylab[300], reflab[700];
   if (speedup)
     snprintf(ylab, sizeof ylab, "speedup  time(%s) / time(algorithm)", ref);
   else
     snprintf(ylab, sizeof ylab, "time / time(%s)", ref);
-  snprintf(reflab, sizeof reflab, "%s (= 1)", ref);
+  char rt[600];
+  snprintf(reflab, sizeof reflab, "%s (= 1)", series_title(b0, b1, rt, sizeof rt));
   pa_num(p, "n", n);
   pa_num(p, "xmin", xmin);
   pa_num(p, "xmax", xmax);
@@ -1352,8 +1391,10 @@ static const char *scripts_dir(void) {
 }
 
 static void free_all(void) {
-  for (long i = 0; i < nrecs; i++)
+  for (long i = 0; i < nrecs; i++) {
     for (int k = 0; k < 3; k++) free(recs[i].s[k]);
+    free(recs[i].ran);
+  }
   free(recs);
   for (int i = 0; i < nfiles; i++) free(files[i].path), free(files[i].platform);
   free(files);

@@ -34,9 +34,6 @@ int cs_algo_is_library(const char *algo) {
 
 /* ---- bench files ------------------------------------------------------------------ */
 
-static const char *ran_col;
-void cs_findings_ran_column(const char *name) { ran_col = name; }
-
 static int index_of_size(cs_bench_table *tb, long b) {
   for (int i = 0; i < tb->nsizes; i++)
     if (tb->bytes[i] == b) return i;
@@ -87,7 +84,7 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
         return -1;
       }
       have = 1;
-      icran = ran_col ? cs_csv_col(&r, ran_col) : -1;
+      icran = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_RAN));
     }
     const char *c = cs_csv_get(&r, col[CS_BENCH_COLL]), *a = cs_csv_get(&r, col[CS_BENCH_ALGO]),
                *p = cs_csv_get(&r, col[CS_BENCH_P]), *b = cs_csv_get(&r, col[CS_BENCH_BYTES]),

@@ -36,14 +36,9 @@ typedef struct {
   long bytes[CS_FIND_MAXSIZES];
   double t[CS_FIND_MAXALGOS][CS_FIND_MAXSIZES];
   /* The algorithm that really ran (a library row: the one SMPI's selector
-   * chose), where the file has such a column (cs_findings_ran_column); "". */
+   * chose), from the store's algo_ran column where the file has it; "". */
   char ran[CS_FIND_MAXALGOS][CS_FIND_MAXSIZES][40];
 } cs_bench_table;
-
-/* Hook for a bench column naming the algorithm that ran (NULL: none): with
- * it, an anomaly of a library row says when the selector switched
- * algorithms there, which explains most jumps of a library's time. */
-void cs_findings_ran_column(const char *name);
 
 /* Reads a bench CSV (store/results.h); 0, or -1 with a reason in err. */
 int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t errlen);

@@ -43,6 +43,8 @@
 #include "../algos/sizes.h"
 #include "../store/results.h"
 #include "driver.h"
+#include "libalgo.h"
+#include "libcharge.h"
 
 typedef struct {
   cs_coll coll;
@@ -58,6 +60,10 @@ typedef struct {
   int single;              /* reduce_scatter: only the root's block, of all m */
   const char *samples;     /* rep-level times appended here (rank 0) */
   int verify_library_only; /* --verify=library: only native rows are verified */
+  int lib_charge;          /* simulation: the library's reductions charged (libcharge.h) */
+  MPI_Op libop;            /* the operation library rows get: op, or op charged */
+  const char *lib_cfg;     /* the run's extra smpirun options (which algorithm ran) */
+  int extra;               /* the CSV has the columns algo_ran, reduced_bytes, ... */
 } bench_opts;
 
 static int parse_longs(const char *s, long **out) {
@@ -191,8 +197,9 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
   cs_args x;
   int r;
   MPI_Comm_rank(comm, &r);
+  MPI_Op op = (a->flags & CS_NATIVE) ? o->libop : o->op;
   int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
-                            b->counts, b->displs, o->dt, o->op, comm);
+                            b->counts, b->displs, o->dt, op, comm);
   return rc == MPI_SUCCESS ? cs_run(a, &x) : rc;
 }
 
@@ -242,6 +249,44 @@ static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *
               cs_colls[o->coll].name, name, tb, why);
   }
   return v == CS_VERIFY_WRONG || v == CS_VERIFY_KNOWN;
+}
+
+/* The local work counters of all simulated processes (shared memory under
+ * -no-privatize): collsim's reductions and copies, the library's reductions. */
+static void work_mark(double m[3]) {
+  m[0] = cs_reduced_bytes;
+  m[1] = cs_copied_bytes;
+  m[2] = cs_lib_reduced_bytes;
+}
+
+/* The extra columns of a row (docs/csv.md): the algorithm that ran and the
+ * local work of one call, from the counters' growth over `calls` calls since
+ * mark0 (simulation only; NAN where not measured: the library's copies, its
+ * reductions when they are not charged, everything on a real MPI). */
+static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *name, int p,
+                      long total, int split, int simulated, const double mark0[3], long calls,
+                      cs_bench_extra *x, char *ran, size_t len) {
+  double m[3];
+  work_mark(m);
+  int lib = (a->flags & CS_NATIVE) != 0, size, commute = 1;
+  MPI_Type_size(o->dt, &size);
+  MPI_Op_commutative(o->op, &commute);
+  int regular = !split || (!o->single && total % p == 0);
+  if (lib && !simulated)
+    ran[0] = '\0'; /* a real library does not say, and its rules are not SMPI's */
+  else if (lib)
+    cs_lib_algo_of_row(name, o->lib_cfg, o->coll, p, total, size, regular, commute, ran, len);
+  else
+    snprintf(ran, len, "%s", name);
+  x->algo_ran = ran;
+  x->reduced_bytes = x->copied_bytes = NAN;
+  if (!simulated || calls < 1) return;
+  if (!lib) {
+    x->reduced_bytes = (m[0] - mark0[0]) / (double)calls;
+    x->copied_bytes = (m[1] - mark0[1]) / (double)calls;
+  } else if (o->lib_charge) {
+    x->reduced_bytes = (m[2] - mark0[2]) / (double)calls;
+  }
 }
 
 static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
@@ -299,6 +344,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     }
     if (bench_verify(o, a, name, &b, total, (long)tb, comm, out)) continue;
     int n = 0;
+    long calls = 0;
+    double mark0[3];
+    work_mark(mark0);
     double window = 0, wall0 = now();
     double start = 0, all[3];
     if (simulated) {
@@ -345,6 +393,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         }
         if (!simulated) t0 = start;
         int crc = call(a, o, &b, comm);
+        calls++;
         mine[0] = now() - t0;
         mine[2] = crc != MPI_SUCCESS;
         if (simulated) {
@@ -385,8 +434,11 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       stats(times, n, &med, &mean, &lo, &hi);
       mn = times[0];
       mx = times[n - 1];
-      cs_csv_bench_row(out, cs_colls[o->coll].name, name, p, (long)tb, n, med, mean, mn, mx, lo,
-                       hi);
+      cs_bench_extra x;
+      char ran[128];
+      row_extra(o, a, name, p, total, split, simulated, mark0, calls, &x, ran, sizeof ran);
+      cs_csv_bench_row(out, cs_colls[o->coll].name, name, p, (long)tb, n, med, mean, mn, mx, lo, hi,
+                       o->extra ? &x : NULL);
       fflush(out);
     }
   }
@@ -439,6 +491,10 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       o.samples = argv[i] + 10;
     else if (!strcmp(argv[i], "--verify=library"))
       o.verify_library_only = 1;
+    else if (!strncmp(argv[i], "--lib-charge=", 13))
+      o.lib_charge = atoi(argv[i] + 13);
+    else if (!strncmp(argv[i], "--lib-cfg=", 10))
+      o.lib_cfg = argv[i] + 10;
     else if (ARG("--type")) {
       if (!strcmp(v, "byte"))
         o.dt = MPI_BYTE, o.op = MPI_BOR;
@@ -465,12 +521,20 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
 #endif
   cs_skip_compute = simulated;
   cs_shared_buffers = simulated;
+  o.libop = o.op;
+  if (!simulated) o.lib_charge = 0; /* a real library pays for its work itself */
+  if (o.lib_charge && cs_libcharge_wrap(o.op, &o.libop) != MPI_SUCCESS) {
+    if (r == 0) fprintf(stderr, "collsim bench: cannot create the charged operation\n");
+    return 2;
+  }
   FILE *out = NULL;
   int bad = 0;
   if (r == 0) {
     out = fopen(o.out, "a");
     bad = out == NULL;
     if (bad) fprintf(stderr, "collsim bench: cannot append to %s\n", o.out);
+    /* Rows follow the file's header: an older file keeps its columns. */
+    o.extra = cs_bench_file_extra(o.out) != 0;
   }
   MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
   int rc = bad ? 2 : 0;
@@ -492,6 +556,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     rc = run_size(&o, o.bytes[i], out, comm, global, simulated);
   if (out) fclose(out);
   free(o.bytes);
+  if (o.libop != o.op) cs_libcharge_free(&o.libop);
   return rc;
 usage:
   if (r == 0)

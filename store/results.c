@@ -26,7 +26,10 @@ static const cs_csv_column bench_cols[CS_BENCH_NCOL] = {CASE_COLS,
                                                         {"min_s", CS_COL_VALUE},
                                                         {"max_s", CS_COL_VALUE},
                                                         {"ci_lo_s", CS_COL_VALUE},
-                                                        {"ci_hi_s", CS_COL_VALUE}};
+                                                        {"ci_hi_s", CS_COL_VALUE},
+                                                        {"algo_ran", CS_COL_TEXT},
+                                                        {"reduced_bytes", 0},
+                                                        {"copied_bytes", 0}};
 static const cs_csv_column predict_cols[CS_PREDICT_NCOL] = {
     CASE_COLS, {"table1_s", CS_COL_KEY}, {"model_s", KEY}, {"sim_s", CS_COL_KEY}, {"rel_err", 0}};
 static const cs_csv_column validate_cols[CS_VALIDATE_NCOL] = {CASE_COLS,
@@ -74,16 +77,25 @@ void cs_csv_write_header(FILE *f, cs_csv_kind kind) {
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m) {
   snprintf(buf, len,
            "# collsim bench backend=%s platform=%s np=%d coll=%s type=%s root=%d in_place=%d "
-           "reps=%d warmup=%d%s%s%s%s%s%s\n",
+           "reps=%d warmup=%d%s%s%s%s%s%s%s\n",
            m->backend, m->platform, m->np, m->coll, m->type, m->root, m->in_place, m->reps,
            m->warmup, m->cfg ? " cfg=" : "", m->cfg ? m->cfg : "", m->layout ? " layout=" : "",
-           m->layout ? m->layout : "", m->network ? " network=" : "", m->network ? m->network : "");
+           m->layout ? m->layout : "", m->network ? " network=" : "", m->network ? m->network : "",
+           m->lib_charge ? " lib_charge=gamma" : "");
 }
 
 void cs_csv_smpi_cfg(FILE *f, const char *flags) { fprintf(f, "# smpi-cfg: %s\n", flags); }
 
 void cs_csv_note(FILE *f, const char *key, const char *text) {
   fprintf(f, "# %s: %s\n", key, text);
+}
+
+void cs_csv_bench_lib_note(FILE *f, int charged) {
+  fprintf(f,
+          "# library: local reductions %s; local copies free (made inside SMPI, not "
+          "measurable); algo_ran = SMPI 3.32's selector decision as collsim reproduces it\n",
+          charged ? "charged gamma per byte like collsim's (reduced_bytes per call)"
+                  : "free (SMPI's behaviour, --lib-charge off)");
 }
 
 void cs_csv_bench_sync(FILE *f, int window) {
@@ -154,9 +166,25 @@ static const char *opt_g(char *buf, size_t len, const char *fmt, double v) {
 
 void cs_csv_bench_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int reps,
                       double median, double mean, double min, double max, double ci_lo,
-                      double ci_hi) {
-  fprintf(f, "%s,%s,%d,%ld,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", coll, algo, p, bytes, reps,
+                      double ci_hi, const cs_bench_extra *x) {
+  fprintf(f, "%s,%s,%d,%ld,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g", coll, algo, p, bytes, reps,
           median, mean, min, max, ci_lo, ci_hi);
+  if (x) {
+    char a[64], b[64];
+    fprintf(f, ",%s,%s,%s", x->algo_ran ? x->algo_ran : "",
+            opt_g(a, sizeof a, "%.17g", x->reduced_bytes),
+            opt_g(b, sizeof b, "%.17g", x->copied_bytes));
+  }
+  fputc('\n', f);
+}
+
+int cs_bench_file_extra(const char *path) {
+  cs_csv_reader r;
+  if (cs_csv_open(&r, path)) return -1;
+  while (!r.nh && cs_csv_next(&r) != 0) {}
+  int has = r.nh ? cs_csv_col(&r, bench_cols[CS_BENCH_RAN].name) >= 0 : -1;
+  cs_csv_close(&r);
+  return has;
 }
 
 void cs_csv_samples_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int rep,

@@ -58,6 +58,9 @@ enum {
   CS_BENCH_MAX,
   CS_BENCH_CILO,
   CS_BENCH_CIHI,
+  CS_BENCH_RAN,     /* algo_ran: the algorithm that ran (a library row: SMPI's name) */
+  CS_BENCH_REDUCED, /* reduced_bytes: local reduction bytes of one call, all processes */
+  CS_BENCH_COPIED,  /* copied_bytes: local copy bytes of one call, all processes */
   CS_BENCH_NCOL
 };
 enum {
@@ -136,6 +139,10 @@ typedef struct {
   const char *backend, *platform, *coll, *type, *cfg, *layout;
   int np, root, in_place, reps, warmup;
   const char *network; /* NULL: collsim's exact-timing settings; "smpi": SMPI's network model */
+  /* 1: the library's reductions are charged gamma per byte (the default
+   * under SMPI, written as " lib_charge=gamma"); 0: SMPI's own behaviour,
+   * written as nothing, as in files made before charging existed. */
+  int lib_charge;
 } cs_bench_meta;
 
 /* The first line of a bench file, "# collsim bench backend=... \n". */
@@ -145,6 +152,9 @@ void cs_csv_smpi_cfg(FILE *f, const char *flags);
 /* "# KEY: TEXT": a fact about how a file was made (e.g. placement, gamma),
  * for people; readers skip it. */
 void cs_csv_note(FILE *f, const char *key, const char *text);
+/* "# library: ...": what the library's rows were charged for (smpi runs;
+ * docs/library.md). */
+void cs_csv_bench_lib_note(FILE *f, int charged);
 /* "# sync=window|barrier": how the driver started each repetition. */
 void cs_csv_bench_sync(FILE *f, int window);
 /* The verification of a case before it is timed (sim/check.c
@@ -190,10 +200,21 @@ void cs_csv_calib_node(FILE *f, int node, int ranks, int first, const char *host
 
 /* ---- writing: rows -------------------------------------------------------- */
 
-/* A value that is NAN is written as an empty field. */
+/* The columns a bench file got after its first schema (docs/csv.md). A
+ * value that is NAN is written as an empty field, algo_ran "" as empty. */
+typedef struct {
+  const char *algo_ran;
+  double reduced_bytes, copied_bytes;
+} cs_bench_extra;
+/* One bench row; x NULL writes the row of a file whose header predates the
+ * extra columns (see cs_bench_file_extra). */
 void cs_csv_bench_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int reps,
                       double median, double mean, double min, double max, double ci_lo,
-                      double ci_hi);
+                      double ci_hi, const cs_bench_extra *x);
+/* 1 iff the bench file at path has the extra columns in its header, 0 if
+ * its header has none of them (an older file, resumed as it is), -1 if it
+ * cannot be read or has no header. */
+int cs_bench_file_extra(const char *path);
 void cs_csv_samples_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int rep,
                         double t);
 void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long bytes,

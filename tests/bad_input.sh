@@ -63,4 +63,5 @@ done
 expect 0 "^reduce_scatter_block,native,8,8192," -- "$cli" bench --platform hydra --np 8 --coll reduce_scatter_block --algos native --block-bytes 1K
 expect 2 "allreduce has no blocks" -- "$cli" bench --platform hydra --np 8 --coll allreduce --algos native --block-bytes 1K
 expect 2 "not both" -- "$cli" bench --platform hydra --np 8 --coll allgather --algos native --block-bytes 1K --bytes 8K
+expect 2 "valid: on (default), off" -- "$cli" bench --platform hydra --np 2 --coll allreduce --algos native --bytes 8 --lib-charge maybe
 exit $fail

@@ -48,7 +48,8 @@ int main(void) {
   char h[1024];
   /* The headers of docs/csv.md, letter for letter. */
   EXPECT_STR(cs_csv_header(CS_CSV_BENCH, h, sizeof h),
-             "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s");
+             "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,"
+             "reduced_bytes,copied_bytes");
   EXPECT_STR(cs_csv_header(CS_CSV_PREDICT, h, sizeof h),
              "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err");
   EXPECT_STR(cs_csv_header(CS_CSV_VALIDATE, h, sizeof h),
@@ -64,7 +65,7 @@ int main(void) {
   int fd = mkstemp(path);
   if (fd < 0) return 1;
   close(fd);
-  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0, NULL};
+  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0, NULL, 0};
   char first[1024];
   cs_csv_bench_comment(first, sizeof first, &m);
   EXPECT_STR(first,
@@ -73,13 +74,16 @@ int main(void) {
   FILE *f = fopen(path, "w");
   fputs(first, f);
   cs_csv_write_header(f, CS_CSV_BENCH);
+  cs_bench_extra x = {"circulant", 7168, NAN};
   cs_csv_bench_row(f, "allreduce", "circulant", 8, 1024, 1, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6, 1.5e-6,
-                   1.5e-6);
+                   1.5e-6, &x);
   cs_csv_bench_row(f, "allreduce", "circulant", 8, 4096, 3, 2e-6, 2.1e-6, 1.9e-6, 2.4e-6, 1.8e-6,
-                   2.5e-6);
+                   2.5e-6, &x);
   fputs("allreduce,circulant,8,40", f); /* a row being written when the run was killed */
   fclose(f);
+  EXPECT_EQ(cs_bench_file_extra(path), 1);
   EXPECT_EQ(cs_bench_lookup(path, "circulant", 4096), 2e-6);
+  EXPECT_EQ(cs_bench_lookup_col(path, "circulant", 1024, "reduced_bytes"), 7168);
   EXPECT_EQ(cs_bench_lookup_col(path, "circulant", 4096, "ci_hi_s"), 2.5e-6);
   EXPECT_EQ(cs_bench_lookup(path, "circulant", 8), -1);
   EXPECT_EQ(cs_bench_lookup(path, "butterfly", 1024), -1);
@@ -92,6 +96,24 @@ int main(void) {
   size_t before = strlen(slurp(path));
   EXPECT_EQ(cs_bench_scan_rows(path, "# collsim bench backend=mpi\n", count, &rows), -1);
   EXPECT_EQ(strlen(slurp(path)), before);
+
+  /* A file made before the extra columns: recognised, resumed in its own
+   * schema (rows without the extra fields), and its charging setting is
+   * the absent lib_charge field (SMPI's behaviour). */
+  f = fopen(path, "w");
+  fputs(first, f);
+  fputs("coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s\n", f);
+  cs_csv_bench_row(f, "allreduce", "lib:ompi", 8, 1024, 1, 3e-6, 3e-6, 3e-6, 3e-6, 3e-6, 3e-6,
+                   NULL);
+  fclose(f);
+  EXPECT_EQ(cs_bench_file_extra(path), 0);
+  EXPECT_EQ(cs_bench_lookup(path, "lib:ompi", 1024), 3e-6);
+  EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), 1);
+  m.lib_charge = 1;
+  cs_csv_bench_comment(first, sizeof first, &m);
+  EXPECT_EQ(strstr(first, " lib_charge=gamma\n") != NULL, 1);
+  EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), -1); /* charged != uncharged */
+  EXPECT_EQ(cs_bench_file_extra("/nonexistent/x.csv"), -1);
 
   /* Predict rows: absent values are empty fields, read back as such. */
   f = fopen(path, "w");

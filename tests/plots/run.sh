@@ -205,6 +205,23 @@ nv_csv=$(awk -F, '$1=="rsb<=red+sc" && $4==32 && $10==1' "$S/guidelines.csv" | w
 "$cli" plot "$S/guidelines.csv" --out "$tmp/g" --data "$tmp/g-data" >/dev/null 2>&1 || fail "guidelines: exit $?"
 nv_dat=$(awk '$3==1' "$tmp"/g-data/guideline-rsb-le-red+sc-p32-hydra/s*.dat | wc -l)
 [ "$nv_csv" -gt 0 ] && [ "$nv_csv" = "$nv_dat" ] || fail "guidelines: $nv_dat violations drawn, the CSV has $nv_csv"
+# algo_ran: a library series names the algorithm that ran over each size
+# range in its legend (the selector switching, hover-free); the column is
+# not part of a series' identity (one series, one style); rows of 0 bytes,
+# not drawn on the log axis, are not named either.
+{
+  echo "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,reduced_bytes,copied_bytes"
+  echo "allreduce,lib:ompi,8,0,1,2e-6,2e-6,2e-6,2e-6,2e-6,2e-6,default,0,"
+  for b in 8 4096 32768 262144; do
+    ran=rdb; [ $b -gt 4096 ] && ran=rab_rdb
+    echo "allreduce,lib:ompi,8,$b,1,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$b.5e-9,$ran,$((7 * b)),"
+    echo "allreduce,circulant,8,$b,1,$b.7e-9,$b.7e-9,$b.7e-9,$b.7e-9,$b.7e-9,$b.7e-9,circulant,$((24 * b)),$((8 * b))"
+  done
+} >"$tmp/ran.csv"
+"$cli" plot "$tmp/ran.csv" --kind time,speedup --out "$tmp/ran" --data "$tmp/ran-data" >/dev/null 2>&1 || fail "algo_ran: exit $?"
+grep -q "lib:ompi: rdb 8 B-4 KiB, rab_rdb 32 KiB-256 KiB" "$tmp/ran/time-allreduce-p8.svg" || fail "algo_ran: the time legend does not name rdb and rab_rdb with their sizes"
+grep -q "lib:ompi: rdb 8 B-4 KiB, rab_rdb 32 KiB-256 KiB (= 1)" "$tmp/ran/speedup-allreduce-p8-vs-lib-ompi.svg" || fail "algo_ran: the speedup reference does not name the algorithms"
+[ "$(ls "$tmp"/ran-data/time-allreduce-p8/s*.dat | wc -l)" = 2 ] || fail "algo_ran: expected 2 series (algo_ran must not split one)"
 
 echo "$checks checks passed, $fails failed"
 [ $fails = 0 ]

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The library's local reductions are charged as collsim's kernels' are
+# (sim/libcharge.c, docs/library.md): on two abg platforms that differ only
+# in gamma (0 and 1e-8 s/byte), the time of native and lib:* allreduce and
+# reduce_scatter_block at 1 MiB grows by at least gamma x (p-1)/p m (the
+# reduction bytes some process must do) and by at least gamma x the bytes
+# the busiest process reduced on average (reduced_bytes / p, measured through
+# the charged operation); reduced_bytes >= (p-1) m; the first CSV line says
+# lib_charge=gamma. With --lib-charge off (SMPI's behaviour) the time does
+# not grow at all and the line says nothing.
+# usage: lib_charge.sh CLI [P_LIST]
+set -uo pipefail
+cli=$1
+plist=${2:-6,8}
+# lib:impi is left out: SMPI 3.32's impi allreduce and reduce_scatter
+# deadlock at p = 6 and 8 on these platforms (p = 4 runs), on main as well.
+libs=native,lib:default,lib:ompi,lib:mpich,lib:mvapich2
+m=1048576
+g=1e-8
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 checked=0
+for p in ${plist//,/ }; do
+  for gamma in 0 $g; do
+    "$cli" platform abg --np "$p" --gamma $gamma --out "$tmp/abg$gamma.xml" --hostfile "$tmp/abg$gamma.hostfile" || exit 1
+  done
+  for coll in allreduce reduce_scatter_block; do
+    for charge in on off; do
+      for gamma in 0 $g; do
+        if ! "$cli" bench --platform "$tmp/abg$gamma.xml" --np "$p" --coll $coll --algos "$libs" \
+             --bytes $m --lib-charge $charge --quiet --out "$tmp/$coll-$p-$charge-$gamma.csv" 2>"$tmp/err"; then
+          echo "FAIL bench $coll p=$p gamma=$gamma --lib-charge $charge:"; cat "$tmp/err"; fail=$((fail + 1))
+        fi
+      done
+      first=$(head -1 "$tmp/$coll-$p-$charge-$g.csv")
+      if [ $charge = on ] && [[ $first != *" lib_charge=gamma"* ]]; then echo "FAIL no lib_charge=gamma: $first"; fail=$((fail + 1)); fi
+      if [ $charge = off ] && [[ $first == *lib_charge* ]]; then echo "FAIL lib_charge with off: $first"; fail=$((fail + 1)); fi
+      res=$(awk -F, -v g=$g -v charge=$charge -v coll=$coll '
+        FNR == 1 { f++ }
+        /^#/ { next }
+        !h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
+        { a = $c[f, "algo"]; t[f, a] = $c[f, "median_s"]; seen[a] = 1
+          if (f == 2) { red[a] = $c[f, "reduced_bytes"]; bytes[a] = $c[f, "bytes"]; pp[a] = $c[f, "p"]; ran[a] = $c[f, "algo_ran"] } }
+        END {
+          for (a in seen) {
+            n++
+            d = t[2, a] - t[1, a]; p = pp[a]; mb = bytes[a]
+            if (charge == "off") {
+              if (d != 0) { printf "FAIL %s %s p=%d: --lib-charge off, time grew by %.6g s\n", coll, a, p, d; bad++ }
+              if (red[a] != "") { printf "FAIL %s %s: reduced_bytes %s without charging\n", coll, a, red[a]; bad++ }
+              continue
+            }
+            need = g * (p - 1) / p * mb
+            if (d < need * (1 - 1e-9)) { printf "FAIL %s %s (%s) p=%d: grew %.6g s < gamma (p-1)/p m = %.6g s\n", coll, a, ran[a], p, d, need; bad++ }
+            if (red[a] == "" || red[a] + 0 < (p - 1) * mb) { printf "FAIL %s %s p=%d: reduced_bytes %s < (p-1) m\n", coll, a, p, red[a]; bad++ }
+            else if (d < g * red[a] / p * (1 - 1e-9)) { printf "FAIL %s %s p=%d: grew %.6g s < gamma reduced_bytes / p\n", coll, a, p, d; bad++ }
+            printf "ROW %s p=%d %-12s %-28s +%.6g s (gamma (p-1)/p m = %.6g s, reduced %s B)\n", coll, p, a, ran[a], d, need, red[a]
+          }
+          printf "CHECKED %d\n", n; exit bad > 0
+        }' "$tmp/$coll-$p-$charge-0.csv" "$tmp/$coll-$p-$charge-$g.csv")
+      st=$?
+      echo "$res" | grep "^ROW" | sed 's/^ROW //'
+      checked=$((checked + $(echo "$res" | awk '/^CHECKED/ { print $2 }')))
+      if [ $st -ne 0 ]; then echo "$res" | grep FAIL; fail=$((fail + 1)); fi
+    done
+  done
+done
+# A file made before charging and the extra columns existed (its first line
+# without lib_charge, its header without algo_ran, reduced_bytes,
+# copied_bytes) resumes with --lib-charge off in its own schema, and is
+# refused with charging on (its library rows were free).
+p=4
+"$cli" platform abg --np $p --gamma $g --out "$tmp/old.xml" --hostfile "$tmp/old.hostfile" || exit 1
+"$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K \
+  --lib-charge off --quiet --out "$tmp/new.csv" || { echo "FAIL bench for the old file"; fail=$((fail + 1)); }
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } { NF = 11; print }' "$tmp/new.csv" >"$tmp/old.csv"
+if "$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K,4K \
+     --quiet --out "$tmp/old.csv" 2>"$tmp/err"; then
+  echo "FAIL an uncharged old file was resumed with charging on"; fail=$((fail + 1))
+fi
+grep -q -- "--lib-charge off" "$tmp/err" || { echo "FAIL the refusal does not point at --lib-charge off:"; cat "$tmp/err"; fail=$((fail + 1)); }
+if "$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:ompi,circulant --bytes 1K,4K \
+     --lib-charge off --quiet --out "$tmp/old.csv" 2>"$tmp/err"; then
+  res=$(awk -F, '/^#/ { next } { n++; if (NF != 11) { print "FAIL row of " NF " fields in an 11-column file: " $0; bad++ } }
+                 END { if (n != 5) { print "FAIL " n " lines, want the header and 4 rows"; bad++ } exit bad > 0 }' "$tmp/old.csv") ||
+    { echo "$res"; fail=$((fail + 1)); }
+  checked=$((checked + 1))
+else
+  echo "FAIL resuming the old file:"; cat "$tmp/err"; fail=$((fail + 1))
+fi
+# lib:impi, p = 8: the simulation ends early (SMPI reports a deadlock)
+# without a row and with exit status 0;
+# bench must say so and fail, not leave a silent gap. (When an SMPI fixes
+# its impi allreduce this check fails: then add lib:impi to libs above.)
+"$cli" platform abg --np 8 --gamma $g --out "$tmp/p8.xml" --hostfile "$tmp/p8.hostfile" || exit 1
+if "$cli" bench --platform "$tmp/p8.xml" --np 8 --coll allreduce --algos lib:impi --bytes 1K \
+     --quiet --out "$tmp/impi.csv" 2>"$tmp/err"; then
+  echo "FAIL lib:impi: bench exited 0"; fail=$((fail + 1))
+elif ! grep -q "ended without rows for sizes 1024" "$tmp/err"; then
+  echo "FAIL lib:impi: no clear error:"; cat "$tmp/err"; fail=$((fail + 1))
+else
+  checked=$((checked + 1))
+fi
+echo "lib_charge: $checked (collective, p, library algorithm, charging) cases; $fail failures"
+[ $fail -eq 0 ] && [ $checked -gt 0 ]
