@@ -27,7 +27,12 @@ static void check_usage(FILE *f) {
       "  --root R[,R..]   roots of rooted collectives (default: all for p <= 16, else 0,1,p/2,p-1)\n"
       "  --in-place       only MPI_IN_PLACE cases;  --no-in-place: only without\n"
       "  --type T[,T..]   int (sum), double (max), byte (bor), vec (derived type, user op),\n"
-      "                   noncomm (non-commutative user op); default all\n"
+      "                   noncomm (non-commutative user op) (default: these five);\n"
+      "                   fsum, dsum, dprod (order-dependent float sums with cancellation and\n"
+      "                   double products: checked against the error bound of any order and,\n"
+      "                   for allreduce, for the same bits on every rank); logical, bitwise\n"
+      "                   (MPI_LAND/LOR/LXOR or MPI_BAND/BOR/BXOR on every predefined C type:\n"
+      "                   the pairs MPI forbids must be refused with MPI_ERR_OP); all\n"
       "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
       "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
       "  --comm K[,K..]   communicators the cases run on: world (default), dup, split (two\n"
@@ -302,9 +307,12 @@ int cmd_check(int argc, char **argv) {
     char *tb = strdup(type);
     for (char *t = strtok(tb, ","); t; t = strtok(NULL, ","))
       if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") &&
-          strcmp(t, "noncomm")) {
+          strcmp(t, "noncomm") && strcmp(t, "fsum") && strcmp(t, "dsum") && strcmp(t, "dprod") &&
+          strcmp(t, "logical") && strcmp(t, "bitwise") && strcmp(t, "all")) {
         fprintf(stderr,
-                "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm)\n", t);
+                "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm, fsum, "
+                "dsum, dprod, logical, bitwise, all)\n",
+                t);
         free(tb);
         return 2;
       }
