@@ -187,7 +187,7 @@ static const char *op_name(MPI_Op op) {
 
 static int reduction_op(MPI_Op op, MPI_Datatype dt, char *why, size_t len) {
   if (op == MPI_OP_NULL) FAIL(MPI_ERR_OP, "the op is MPI_OP_NULL");
-  if (dt != MPI_DATATYPE_NULL && !cs_op_valid(op, dt)) {
+  if (!cs_op_valid(op, dt)) {            /* Open MPI: MPI_ERR_OP for MPI_DATATYPE_NULL too */
     char tn[128] = "a derived datatype"; /* >= MPI_MAX_OBJECT_NAME (64 in both libraries) */
 #ifndef CS_MPIREC_H
     int n = 0;

@@ -42,6 +42,11 @@ static void check_usage(FILE *f) {
       "                   default 1, every rank its own node)\n"
       "  --vnode N        virtual nodes of N consecutive ranks (COLLSIM_VNODE=N, algos/ctx.h);\n"
       "                   the way to get several nodes under --backend mpi\n"
+      "  --errors all     instead of the cases: every process makes each kind of erroneous\n"
+      "                   call (op: MPI_LAND on MPI_FLOAT, count: negative, root: out of\n"
+      "                   range, type: MPI_DATATYPE_NULL, inplace: MPI_IN_PLACE misused) in\n"
+      "                   every selected algorithm, which must return Open MPI 4.1's error\n"
+      "                   class on every process before any communication\n"
       "  --jobs J         simulations run at once (default 2)\n"
       "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
 }
@@ -115,7 +120,7 @@ static int smpi_cfg_key(const char *coll) {
 int cmd_check(int argc, char **argv) {
   const char *np = "1-12,16,17,31-33", *colls = "all", *algos = "all", *count = NULL,
              *counts = NULL, *layout = NULL, *root = NULL, *type = NULL, *op = NULL,
-             *backend = "smpi", *comms = NULL;
+             *backend = "smpi", *comms = NULL, *errors = NULL;
   int inplace = -1, jobs = 2, ppn = 1, vnode = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -135,6 +140,7 @@ int cmd_check(int argc, char **argv) {
     OPT("--algo", algos)
     OPT("--count", count) OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root)
         OPT("--type", type) OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
+            OPT("--errors", errors)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
@@ -376,6 +382,7 @@ int cmd_check(int argc, char **argv) {
     }
     argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
     argv_opt(&j->args, "--comm", comms);
+    argv_opt(&j->args, "--errors", errors);
     /* Where the driver must find the nodes: world rank w on node w / N
      * (0: every rank of the job on one node, a real machine). */
     argv_add(&j->args, "--ppn");

@@ -872,6 +872,166 @@ static int check_count_guards(void) {
   return bad != 0;
 }
 
+/* ---- erroneous calls ------------------------------------------------------ */
+
+/* The kinds of error every call path must find before any communication,
+ * with the class Open MPI 4.1 returns for each (ompi/mpi/c/<coll>.c). */
+enum { E_OP, E_COUNT, E_ROOT, E_TYPE, E_INPLACE, E_N };
+static const char *err_names[E_N] = {"op", "count", "root", "type", "inplace"};
+
+static int err_applies(cs_coll c, int kind) {
+  if (kind == E_OP) return cs_colls[c].reduces;
+  if (kind == E_ROOT) return cs_colls[c].rooted;
+  return 1;
+}
+
+static int err_class(cs_coll c, int kind) {
+  switch (kind) {
+  case E_OP: return MPI_ERR_OP;
+  case E_COUNT: return MPI_ERR_COUNT;
+  case E_ROOT: return MPI_ERR_ROOT;
+  case E_TYPE:
+    return cs_colls[c].reduces ? MPI_ERR_OP : MPI_ERR_TYPE; /* Open MPI checks the op
+                                                               on the type first */
+  default: return c == CS_allreduce ? MPI_ERR_BUFFER : MPI_ERR_ARG;
+  }
+}
+
+/* The arguments of a valid call of c with n ints per block, then the error
+ * of kind (-1: none) made in them. Every process that makes it can see it
+ * on its own arguments (v-collectives: the own count, not the root's array). */
+static void err_args(cs_args *x, cs_coll c, int kind, int p, int r, int *counts, int *displs,
+                     int *sbuf, int *rbuf, MPI_Comm comm) {
+  const int n = 2;
+  memset(x, 0, sizeof *x);
+  for (int i = 0; i < p; i++) counts[i] = n, displs[i] = n * i;
+  x->sendbuf = sbuf;
+  x->recvbuf = rbuf;
+  x->count = x->sendcount = x->recvcount = n;
+  x->dt = x->sendtype = x->recvtype = MPI_INT;
+  x->op = MPI_SUM;
+  x->counts = counts;
+  x->displs = displs;
+  x->comm = comm;
+  x->root = 0;
+  const int isroot = r == x->root, gat = c == CS_gather || c == CS_gatherv || c == CS_reduce,
+            sca = c == CS_scatter || c == CS_scatterv;
+  switch (kind) {
+  case E_OP: x->dt = MPI_FLOAT, x->op = MPI_LAND; break;
+  case E_COUNT:
+    if (c == CS_reduce_scatter)
+      counts[0] = -1;
+    else if (c == CS_allgatherv || c == CS_gatherv)
+      x->sendcount = -1;
+    else if (c == CS_scatterv)
+      x->recvcount = -1;
+    else
+      x->count = x->sendcount = x->recvcount = -1;
+    break;
+  case E_ROOT: x->root = p; break;
+  case E_TYPE: x->dt = x->sendtype = x->recvtype = MPI_DATATYPE_NULL; break;
+  case E_INPLACE:
+    if (gat)
+      if (isroot)
+        x->recvbuf = MPI_IN_PLACE;
+      else
+        x->sendbuf = MPI_IN_PLACE;
+    else if (sca)
+      if (isroot)
+        x->sendbuf = MPI_IN_PLACE;
+      else
+        x->recvbuf = MPI_IN_PLACE;
+    else
+      x->recvbuf = MPI_IN_PLACE;
+    break;
+  default: break;
+  }
+}
+
+/* --errors all: every process makes each kind of error in every selected
+ * collective and algorithm, under MPI_ERRORS_RETURN: every process must get
+ * the class, and nothing may hang (the job ends). The library's own
+ * (native) may differ from Open MPI's classes: reported as KNOWN.
+ * --errors one:KIND: under MPI_ERRORS_ARE_FATAL, only the last rank makes
+ * the error, in the first selected algorithm of the first selected
+ * collective; the job must abort (the script checks that it ends). */
+static int run_error_cases(MPI_Comm comm, const char *mode, const cs_algo_info **sel, int nsel) {
+  int p, r, bad = 0;
+  long cases = 0, known = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  int *counts = malloc(sizeof(int) * (size_t)p), *displs = malloc(sizeof(int) * (size_t)p);
+  int *sbuf = calloc((size_t)p * 2 + 8, sizeof(int)),
+      *rbuf = calloc((size_t)p * 2 + 8, sizeof(int));
+  cs_args x;
+  if (!strncmp(mode, "one:", 4)) {
+    int kind = -1;
+    for (int k = 0; k < E_N; k++)
+      if (!strcmp(mode + 4, err_names[k])) kind = k;
+    if (kind < 0 || nsel == 0 || !err_applies(sel[0]->coll, kind)) {
+      if (r == 0)
+        fprintf(
+            stderr,
+            "collsim: --errors one:KIND needs a kind that applies (op, count, root, type, inplace)\n");
+      return 2;
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+    err_args(&x, sel[0]->coll, r == p - 1 ? kind : -1, p, r, counts, displs, sbuf, rbuf, comm);
+    int rc = cs_run(sel[0], &x);
+    printf("FAIL one-rank error %s in %s/%s: rank %d returned %d instead of aborting the job\n",
+           err_names[kind], cs_colls[sel[0]->coll].name, sel[0]->name, r, rc);
+    fflush(stdout);
+    return 1;
+  }
+  for (int i = 0; i < nsel; i++)
+    for (int k = 0; k < E_N; k++) {
+      const cs_algo_info *a = sel[i];
+      if (!err_applies(a->coll, k)) continue;
+#ifdef SMPI_H
+      /* SMPI 3.32's own collectives crash (SIGSEGV) on several erroneous
+       * calls (reduce_scatter_block, bcast, scan, exscan), which would end
+       * the job: the library is held to Open MPI's classes under mpirun. */
+      if (a->flags & CS_NATIVE) continue;
+#else
+      /* Open MPI 4.1's MPI_Exscan does not check MPI_IN_PLACE as recvbuf
+       * and crashes (SIGSEGV): not run, listed. */
+      if ((a->flags & CS_NATIVE) && a->coll == CS_exscan && k == E_INPLACE) {
+        if (r == 0)
+          printf(
+              "KNOWN error=inplace coll=exscan algo=native p=%d -- Open MPI 4.1's MPI_Exscan "
+              "crashes on MPI_IN_PLACE as recvbuf: not run\n",
+              p);
+        known++;
+        cases++;
+        continue;
+      }
+#endif
+      err_args(&x, a->coll, k, p, r, counts, displs, sbuf, rbuf, comm);
+      int rc = cs_run(a, &x), cls = rc, want = err_class(a->coll, k);
+      if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+      int f = cls != want, fmax;
+      MPI_Allreduce(&f, &fmax, 1, MPI_INT, MPI_MAX, comm);
+      cases++;
+      if (fmax && (a->flags & CS_NATIVE))
+        known++;
+      else
+        bad += fmax;
+      if (f)
+        printf("%s error=%s coll=%s algo=%s p=%d rank=%d expected class %d got %d (rc %d)%s\n",
+               a->flags & CS_NATIVE ? "KNOWN" : "FAIL", err_names[k], cs_colls[a->coll].name,
+               a->name, p, r, want, cls, rc,
+               a->flags & CS_NATIVE ? " -- the library's class differs from Open MPI 4.1's" : "");
+    }
+  if (r == 0)
+    printf("RESULT p=%d passed=%ld failed=%d known=%ld\n", p, cases - bad - known, bad, known);
+  fflush(stdout);
+  free(counts);
+  free(displs);
+  free(sbuf);
+  free(rbuf);
+  return 0;
+}
+
 /* ---- option parsing and the case loops -------------------------------- */
 
 /* Parses a count expression: a number, or p, p-1, p+1, p/2, 2p ... */
@@ -912,7 +1072,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
   types_init();
   const char *colls = "all", *algos = "all", *counts = "0,1,p-1,p,p+1,1009", *roots = "auto",
              *inplace = "0,1", *tlist = "int,double,byte,vec,noncomm",
-             *layouts = "even,one,ramp,rev", *comm_kinds = "world";
+             *layouts = "even,one,ramp,rev", *comm_kinds = "world", *errors = NULL;
   int expect_ppn = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--coll"))
@@ -931,6 +1091,8 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       layouts = argv[i + 1];
     else if (!strcmp(argv[i], "--comm"))
       comm_kinds = argv[i + 1];
+    else if (!strcmp(argv[i], "--errors"))
+      errors = argv[i + 1];
     else if (!strcmp(argv[i], "--ppn"))
       expect_ppn = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--counts")) {
@@ -1009,6 +1171,20 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       fprintf(stderr,
               "collsim: --counts gives one count per rank of the world: use --comm world\n");
     return 2;
+  }
+  if (errors) { /* the erroneous calls instead of the cases */
+    const cs_algo_info **sel = malloc(sizeof *sel * (size_t)cs_nalgos);
+    int nsel = 0;
+    for (int ai = 0; ai < cs_nalgos; ai++) {
+      const cs_algo_info *a = &cs_algos[ai];
+      int want = all_colls, walg = all_algos;
+      for (int i = 0; i < nc && !want; i++) want = !strcmp(citems[i], cs_colls[a->coll].name);
+      for (int i = 0; i < na && !walg; i++) walg = !strcmp(aitems[i], a->name);
+      if (want && walg) sel[nsel++] = a;
+    }
+    int rc = run_error_cases(comm, errors, sel, nsel);
+    free(sel);
+    return rc == 2 ? 2 : 0;
   }
   const int world_p = p;
   long total[3] = {0, 0, 0}; /* passed, failed, known over all communicators */
