@@ -94,23 +94,12 @@ field() {
   echo "${v:-none}"
 }
 
-# The registry: collective -> its algorithms besides native, in registry order.
-# exact[coll:algo]=1: the algorithm needs an op whose result does not depend
-# on the order of evaluation (restriction "... exact op": CS_ASSOCIATIVE), so
-# the app's user-op allreduce (1 per iteration) falls back too, with a warning.
-declare -A algos exact
-while IFS=, read -r coll algo _ restr _; do
-  [ "$coll" = collective ] && continue
-  [ "$algo" = native ] && continue
-  algos[$coll]="${algos[$coll]:-} $algo"
-  case $restr in *exact*) exact[$coll:$algo]=1 ;; esac
-done < <("$cli" list --csv)
-rounds=0
-for c in "${!algos[@]}"; do
-  set -- ${algos[$c]}
-  [ $# -gt $rounds ] && rounds=$#
-done
-[ $rounds -gt 0 ] || { echo "FAIL: no algorithms in '$cli list --csv'"; exit 1; }
+# The registry (algos, exact, rounds, setting): tests/pmpi/registry.sh. An
+# algorithm with exact[coll:algo] needs an op whose result does not depend on
+# the order of evaluation, so the app's user-op allreduce (1 per iteration)
+# falls back too, with a warning.
+. "$(dirname "$0")/registry.sh"
+load_registry "$cli"
 
 upper() { tr a-z A-Z <<<"$1"; }
 
@@ -134,11 +123,9 @@ for np in ${nps//,/ }; do
     desc=""
     declare -A chosen=()
     for c in "${!algos[@]}"; do
-      set -- ${algos[$c]}
-      shift $((j % $#))
-      chosen[$c]=$1
-      vars+=("COLLSIM_$(upper "$c")=$1")
-      desc="$desc $c=$1"
+      chosen[$c]=$(setting $j "$c")
+      vars+=("COLLSIM_$(upper "$c")=${chosen[$c]}")
+      desc="$desc $c=${chosen[$c]}"
     done
     launch "$tag" "$np" 1 "${vars[@]}" COLLSIM_PMPI_VERBOSE=1 || continue
     same_as_base "$tag" "$np"
