@@ -978,9 +978,20 @@ static int run_error_cases(MPI_Comm comm, const char *mode, const cs_algo_info *
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
     err_args(&x, sel[0]->coll, r == p - 1 ? kind : -1, p, r, counts, displs, sbuf, rbuf, comm);
     int rc = cs_run(sel[0], &x);
-    printf("FAIL one-rank error %s in %s/%s: rank %d returned %d instead of aborting the job\n",
-           err_names[kind], cs_colls[sel[0]->coll].name, sel[0]->name, r, rc);
-    fflush(stdout);
+    /* Its peers may finish their part of the collective and return before
+     * the abort reaches them (a reduce's leaves): only the erring process
+     * must never return. The others wait here for the abort (going on to
+     * MPI_Finalize made Open MPI's abort hang once in a few runs); if the
+     * erring process does return, it says so and releases them. */
+    int dummy = 0;
+    if (r == p - 1) {
+      printf("FAIL one-rank error %s in %s/%s: rank %d returned %d instead of aborting the job\n",
+             err_names[kind], cs_colls[sel[0]->coll].name, sel[0]->name, r, rc);
+      fflush(stdout);
+      for (int q = 0; q < p - 1; q++) MPI_Send(&dummy, 1, MPI_INT, q, CS_TAG + 1, comm);
+    } else {
+      MPI_Recv(&dummy, 1, MPI_INT, p - 1, CS_TAG + 1, comm, MPI_STATUS_IGNORE);
+    }
     return 1;
   }
   for (int i = 0; i < nsel; i++)

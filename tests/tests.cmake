@@ -92,6 +92,10 @@ add_test(NAME check_mpi_exact_opsweep COMMAND ${CLI} check --backend mpi --np 3,
          --type logical,bitwise,fsum,dsum,dprod --count 0,p+1 --root 0)
 add_test(NAME check_smpi_errors COMMAND ${CLI} check --np 1-6,13 --errors all)
 add_test(NAME check_mpi_errors COMMAND ${CLI} check --backend mpi --np 1,3,5 --errors all)
+# One process alone makes the error under MPI_ERRORS_ARE_FATAL: the job must
+# abort, not hang (SMPI and mpirun; the PMPI library's: conformance_fatal_np7).
+add_test(NAME errors_one_rank COMMAND bash ${T}/errors_one_rank.sh ${CLI})
+set_tests_properties(errors_one_rank PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
 # The platform generator: exact alpha-beta(m+16), gamma per byte, max-rate and
 # two-lane behaviour in SMPI, named machines load, deterministic output.
