@@ -97,8 +97,8 @@ int cs_run(const cs_algo_info *a, const cs_args *x) {
                   "needs an op whose result does not depend on the order of evaluation "
                   "(integer, logical or bitwise ops, MIN/MAX, MINLOC/MAXLOC): each rank "
                   "reduces in its own order, so with floating-point MPI_SUM/MPI_PROD or a "
-                  "user op the ranks could get different bits (use an algorithm without "
-                  "that restriction, e.g. circulant_rsag or native)");
+                  "user op the ranks could get different bits (use an algorithm of this "
+                  "collective without that restriction: collsim list)");
   /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
   const cs_ctx *ctx = x->ctx;
   if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
