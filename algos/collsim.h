@@ -72,10 +72,30 @@ typedef struct {
   const cs_ctx *ctx;
 } cs_args;
 
-/* Calls algorithm a with x after checking its restrictions. Returns the
- * kernel's MPI error code, or MPI_ERR_OP (and one line on stderr) for a
- * non-commutative op given to an algorithm that needs a commutative one. */
+/* Calls algorithm a with x after checking the call (cs_validate) and the
+ * algorithm's restrictions, before anything is sent. Returns the kernel's
+ * MPI error code, the class cs_validate found, or MPI_ERR_OP for an op the
+ * row's flags refuse (CS_COMMUTATIVE, CS_ASSOCIATIVE); a refused call goes
+ * through x->comm's error handler (MPI_Comm_call_errhandler, as the library
+ * does: fatal by default) and rank 0 of x->comm prints one line saying why
+ * (once per collective and reason per process). */
 int cs_run(const cs_algo_info *a, const cs_args *x);
+
+/* The checks MPI (as Open MPI 4.1 implements them) makes on a call of coll
+ * before any communication, on this process's arguments x (x->comm gives
+ * p and the rank): MPI_SUCCESS, or the error class for the first problem
+ * found (MPI_ERR_OP, _COUNT, _ROOT, _TYPE, _ARG, _BUFFER, _TRUNCATE) with a
+ * sentence in why (if not NULL). algos/validate.c says what is checked. */
+int cs_validate(cs_coll coll, const cs_args *x, char *why, size_t len);
+/* 1 iff op may reduce dt: a user op, or a predefined op whose table (MPI
+ * 4.0 Sec. 6.9.2, MPI_CHAR as a C integer) contains dt's class. */
+int cs_op_valid(MPI_Op op, MPI_Datatype dt);
+/* 1 iff op on dt is a predefined op whose result does not depend on the
+ * order of evaluation (integer, logical and bitwise ops, MIN/MAX,
+ * MINLOC/MAXLOC); 0 for MPI_SUM/MPI_PROD on floating-point and complex
+ * types and for every user op (collsim cannot see whether a user function
+ * is exactly associative). What CS_ASSOCIATIVE rows need. */
+int cs_op_exact(MPI_Op op, MPI_Datatype dt);
 
 /* The arguments of rank r of a collective call on buffers prepared the way
  * collsim's drivers prepare them: sbuf and rbuf, count elements of dt (per

@@ -26,25 +26,82 @@ static const cs_fn fns[] = {
 #undef CS_ALGO
 };
 
+/* Once per process, collective and reason: the refusal messages (rank 0 of
+ * the communicator prints them; every rank returns the class). */
+enum { WHY_INVALID, WHY_COMMUTE, WHY_EXACT, WHY_N };
+static unsigned char said[CS_NCOLL][WHY_N];
+
+/* MPI_Comm_call_errhandler(comm, rc). SMPI 3.32's crashes (SIGSEGV) for
+ * the predefined handlers, so there they are done here: MPI_ERRORS_RETURN
+ * returns, MPI_ERRORS_ARE_FATAL aborts the job (MPI_Abort, as the handler
+ * would), a user handler is called by SMPI. The models' recording MPI has
+ * no error handlers: errors just return. */
+static void call_errhandler(MPI_Comm comm, int rc) {
+#if defined(CS_MPIREC_H)
+  (void)comm;
+  (void)rc;
+#elif defined(SMPI_H)
+  MPI_Errhandler eh;
+  if (MPI_Comm_get_errhandler(comm, &eh) != MPI_SUCCESS) return;
+  if (eh == MPI_ERRORS_RETURN) return;
+  if (eh == MPI_ERRORS_ARE_FATAL) {
+    char s[MPI_MAX_ERROR_STRING] = "";
+    int n = 0, rank = 0;
+    MPI_Error_string(rc, s, &n);
+    MPI_Comm_rank(comm, &rank);
+    fprintf(stderr, "collsim: rank %d: %s: MPI_ERRORS_ARE_FATAL: aborting the job\n", rank, s);
+    MPI_Abort(comm, rc);
+    return;
+  }
+  MPI_Comm_call_errhandler(comm, rc);
+#else
+  MPI_Comm_call_errhandler(comm, rc);
+#endif
+}
+
+/* Refuses a call before anything is sent: one line on stderr (see above),
+ * then the communicator's error handler, as the library does for an
+ * erroneous call (MPI_ERRORS_ARE_FATAL aborts the job; MPI_ERRORS_RETURN
+ * returns rc). */
+static int refuse(const cs_algo_info *a, const cs_args *x, int rc, int why, const char *msg) {
+  int rank;
+  MPI_Comm_rank(x->comm, &rank);
+  if (rank == 0 && !said[a->coll][why]) {
+    said[a->coll][why] = 1;
+    fprintf(stderr, "collsim: %s/%s: %s\n", cs_colls[a->coll].name, a->name, msg);
+  }
+  call_errhandler(x->comm, rc);
+  return rc;
+}
+
 int cs_run(const cs_algo_info *a, const cs_args *x) {
   const cs_fn f = fns[a->index];
-  /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
-  const cs_ctx *ctx = x->ctx;
-  if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
+  char why[256], msg[400];
+  /* The library's own collective checks its calls itself (and may differ
+   * from MPI's table: sim/check.c reports that as a library deviation). */
+  int rc = a->flags & CS_NATIVE ? MPI_SUCCESS : cs_validate(a->coll, x, why, sizeof why);
+  if (rc != MPI_SUCCESS) {
+    snprintf(msg, sizeof msg, "erroneous call: %s (refused before any communication)", why);
+    return refuse(a, x, rc, WHY_INVALID, msg);
+  }
   if (a->flags & CS_COMMUTATIVE) {
     int commute = 1;
     MPI_Op_commutative(x->op, &commute);
-    if (!commute) {
-      int rank;
-      MPI_Comm_rank(x->comm, &rank);
-      if (rank == 0)
-        fprintf(stderr,
-                "collsim: %s/%s needs a commutative op; this op is not commutative "
-                "(use an algorithm without that restriction, e.g. native)\n",
-                cs_colls[a->coll].name, a->name);
-      return MPI_ERR_OP;
-    }
+    if (!commute)
+      return refuse(a, x, MPI_ERR_OP, WHY_COMMUTE,
+                    "needs a commutative op; this op is not commutative "
+                    "(use an algorithm without that restriction, e.g. native)");
   }
+  if ((a->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt))
+    return refuse(a, x, MPI_ERR_OP, WHY_EXACT,
+                  "needs an op whose result does not depend on the order of evaluation "
+                  "(integer, logical or bitwise ops, MIN/MAX, MINLOC/MAXLOC): each rank "
+                  "reduces in its own order, so with floating-point MPI_SUM/MPI_PROD or a "
+                  "user op the ranks could get different bits (use an algorithm of this "
+                  "collective without that restriction: collsim list)");
+  /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
+  const cs_ctx *ctx = x->ctx;
+  if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
   if (a->parts[0]) {
     if (a->coll == CS_allreduce)
       return cs_compose_allreduce(a, x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);

@@ -48,6 +48,7 @@ void cs_print_algos(FILE *f, cs_coll coll) {
 }
 
 static const char *restrictions(unsigned flags) {
+  if ((flags & CS_COMMUTATIVE) && (flags & CS_ASSOCIATIVE)) return "commutative exact op";
   if (flags & CS_COMMUTATIVE) return "commutative op";
   if (flags & CS_NATIVE) return "library (native:NAME picks an SMPI algorithm)";
   return "none";
@@ -66,9 +67,10 @@ void cs_registry_print(FILE *f, int csv) {
               restrictions(a->flags), a->ref);
     else
       fprintf(f, "%-21s %-15s %-10s %-15s %s\n", cs_colls[a->coll].name, a->name, a->family,
-              a->flags & CS_COMMUTATIVE ? "commutative"
-              : a->flags & CS_NATIVE    ? "library"
-                                        : "-",
+              (a->flags & CS_COMMUTATIVE) && (a->flags & CS_ASSOCIATIVE) ? "commut.,exact"
+              : a->flags & CS_COMMUTATIVE                                ? "commutative"
+              : a->flags & CS_NATIVE                                     ? "library"
+                                                                         : "-",
               a->ref);
   }
 }

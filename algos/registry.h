@@ -19,6 +19,9 @@ typedef struct {
 } cs_coll_info;
 
 /* Row flags (registry.def): CS_COMMUTATIVE = needs a commutative op;
+ * CS_ASSOCIATIVE = needs an exactly associative op (cs_op_exact) for
+ * results that are bitwise the same on every rank (each rank reduces in an
+ * order of its own);
  * CS_NATIVE = the MPI library's own collective; CS_BASELINE = the row other
  * algorithms of its collective are divided by in normalized pictures (collsim
  * plot's default --baseline), at most one per collective; CS_NODE_AWARE = the
@@ -27,7 +30,7 @@ typedef struct {
  * which must carry the flag too), and passes ctx = NULL to every other
  * kernel, because building it costs every job a world reduction and a split
  * (4 s of simulator CPU at 8192 ranks); drivers build it before timing. */
-enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8 };
+enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
 
 /* The papers' closed-form costs a registry row can name (models/table1.c
  * prices them), one per CS_FORMULA line of registry.def; CS_F_none: no

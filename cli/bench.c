@@ -577,7 +577,7 @@ static void bench_usage(FILE *f) {
           "  --reps R         measured repetitions (smpi: 1, deterministic; mpi: 30)\n"
           "  --warmup W       discarded repetitions (smpi: 0; mpi: 3)\n"
           "  --time-limit S   stop repeating an (algorithm, size) after S s (mpi: 10)\n"
-          "  --type T         byte (MPI_BYTE, MPI_BOR; default), int or double (MPI_SUM)\n"
+          "  --type T         byte (MPI_BOR; default), int (MPI_SUM) or double (MPI_MAX)\n"
           "  --root R         root of rooted collectives (0)\n"
           "  --in-place       use MPI_IN_PLACE\n"
           "  --cfg \"...\"      extra smpirun options, e.g. \"--cfg=smpi/allreduce:rab\"\n"

@@ -27,7 +27,12 @@ static void check_usage(FILE *f) {
       "  --root R[,R..]   roots of rooted collectives (default: all for p <= 16, else 0,1,p/2,p-1)\n"
       "  --in-place       only MPI_IN_PLACE cases;  --no-in-place: only without\n"
       "  --type T[,T..]   int (sum), double (max), byte (bor), vec (derived type, user op),\n"
-      "                   noncomm (non-commutative user op); default all\n"
+      "                   noncomm (non-commutative user op) (default: these five);\n"
+      "                   fsum, dsum, dprod (order-dependent float sums with cancellation and\n"
+      "                   double products: checked against the error bound of any order and,\n"
+      "                   for allreduce, for the same bits on every rank); logical, bitwise\n"
+      "                   (MPI_LAND/LOR/LXOR or MPI_BAND/BOR/BXOR on every predefined C type:\n"
+      "                   the pairs MPI forbids must be refused with MPI_ERR_OP); all\n"
       "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
       "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
       "  --comm K[,K..]   communicators the cases run on: world (default), dup, split (two\n"
@@ -37,6 +42,11 @@ static void check_usage(FILE *f) {
       "                   default 1, every rank its own node)\n"
       "  --vnode N        virtual nodes of N consecutive ranks (COLLSIM_VNODE=N, algos/ctx.h);\n"
       "                   the way to get several nodes under --backend mpi\n"
+      "  --errors all     instead of the cases: every process makes each kind of erroneous\n"
+      "                   call (op: MPI_LAND on MPI_FLOAT, count: negative, root: out of\n"
+      "                   range, type: MPI_DATATYPE_NULL, inplace: MPI_IN_PLACE misused) in\n"
+      "                   every selected algorithm, which must return Open MPI 4.1's error\n"
+      "                   class on every process before any communication\n"
       "  --jobs J         simulations run at once (default 2)\n"
       "Exit status 0 iff every case passed. The last line reads 'N passed, M failed'.\n");
 }
@@ -120,7 +130,7 @@ static void job_done(job_t *j, void *ctx) {
 int cmd_check(int argc, char **argv) {
   const char *np = "1-12,16,17,31-33", *colls = "all", *algos = "all", *count = NULL,
              *counts = NULL, *layout = NULL, *root = NULL, *type = NULL, *op = NULL,
-             *backend = "smpi", *comms = NULL;
+             *backend = "smpi", *comms = NULL, *errors = NULL;
   int inplace = -1, jobs = 2, ppn = 1, vnode = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -140,7 +150,7 @@ int cmd_check(int argc, char **argv) {
     OPT("--algo", algos)
     OPT("--count", count)
     OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
-        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms)
+        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;
@@ -306,9 +316,12 @@ int cmd_check(int argc, char **argv) {
     char *tb = strdup(type);
     for (char *t = strtok(tb, ","); t; t = strtok(NULL, ","))
       if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") &&
-          strcmp(t, "noncomm")) {
+          strcmp(t, "noncomm") && strcmp(t, "fsum") && strcmp(t, "dsum") && strcmp(t, "dprod") &&
+          strcmp(t, "logical") && strcmp(t, "bitwise") && strcmp(t, "all")) {
         fprintf(stderr,
-                "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm)\n", t);
+                "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm, fsum, "
+                "dsum, dprod, logical, bitwise, all)\n",
+                t);
         free(tb);
         return 2;
       }
@@ -372,6 +385,7 @@ int cmd_check(int argc, char **argv) {
     }
     argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
     argv_opt(&j->args, "--comm", comms);
+    argv_opt(&j->args, "--errors", errors);
     /* Where the driver must find the nodes: world rank w on node w / N
      * (0: every rank of the job on one node, a real machine). */
     argv_add(&j->args, "--ppn");

@@ -30,7 +30,10 @@
  *                             FILE, whether or not VERBOSE is set.
  *
  * Fallback: whenever the algorithm cannot serve a call (unknown name,
- * non-commutative op for a commutative-only algorithm, intercommunicator,
+ * non-commutative op for a commutative-only algorithm, an op whose result
+ * depends on the order of evaluation for an algorithm that reduces in a
+ * different order on each rank (CS_ASSOCIATIVE), an erroneous call by MPI's
+ * rules (algos/validate.c: the library then reports it), intercommunicator,
  * counts beyond the kernels' int range, a call made from inside a kernel) the
  * library's PMPI_<Coll> serves it, decided BEFORE anything is sent, on
  * grounds every process of the communicator shares, so all processes take
@@ -75,7 +78,7 @@
 #define EXPORT __attribute__((visibility("default")))
 
 /* Per-call reasons for a fallback, each warned about once per process. */
-enum { R_NONCOMM, R_INTERCOMM, R_SIZE, R_NESTED, R_N };
+enum { R_NONCOMM, R_INEXACT, R_INVALID, R_INTERCOMM, R_SIZE, R_NESTED, R_N };
 
 typedef struct {
   char env[64];             /* COLLSIM_ALLREDUCE */
@@ -540,7 +543,18 @@ static int serve(cs_coll c, cs_args *x) {
   }
   PMPI_Comm_size(comm, &p);
   PMPI_Comm_rank(comm, &r);
-  if (cs_colls[c].rooted && (x->root < 0 || x->root >= p)) FALLBACK(); /* the library reports */
+  /* An erroneous call (MPI's rules, algos/validate.c): the library serves
+   * it, so the application gets exactly the library's error class, message
+   * and error handler (or, for the few pairs Open MPI accepts beyond MPI's
+   * table, its result). Checked on this process's arguments before anything
+   * is sent, so no kernel starts on a call some process refuses. */
+  char why[256];
+  if (cs_validate(c, x, why, sizeof why) != MPI_SUCCESS) {
+    char what[320];
+    snprintf(what, sizeof what, "an erroneous call by MPI's rules (%s)", why);
+    warn(c, R_INVALID, comm, what);
+    FALLBACK();
+  }
   long long bytes = 0, elems = 0;
   int k = call_size(c, x, p, r, &bytes, &elems);
   if (k == 1) FALLBACK();
@@ -565,6 +579,12 @@ static int serve(cs_coll c, cs_args *x) {
       warn(c, R_NONCOMM, comm, "needs a commutative op and this op is not commutative");
       FALLBACK();
     }
+  }
+  if ((s->algo->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt)) {
+    warn(c, R_INEXACT, comm,
+         "needs an op whose result does not depend on the order of evaluation for "
+         "rank-consistent results (not floating-point MPI_SUM/MPI_PROD, not a user op)");
+    FALLBACK();
   }
 #undef FALLBACK
   MPI_Comm sh;

@@ -17,6 +17,7 @@ need allgather bruck
 for c in bcast scan exscan; do need "$c" native; done
 head -1 <<<"$out" | grep -q '^collective,algorithm,family,restrictions,reference$' || { echo "bad CSV header"; fail=1; }
 # every reducing algorithm that needs a commutative op says so
-grep -q '^allreduce,circulant,circulant,commutative op,' <<<"$out" || { echo "restriction missing"; fail=1; }
+grep -q '^allreduce,circulant,circulant,commutative exact op,' <<<"$out" || { echo "restriction missing"; fail=1; }
+grep -q '^allreduce,circulant_rsag,circulant,commutative op,' <<<"$out" || { echo "restriction missing"; fail=1; }
 "$cli" list | grep -q "COLLECTIVE" || { echo "table header missing"; fail=1; }
 exit $fail

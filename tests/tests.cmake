@@ -71,6 +71,32 @@ add_test(NAME check_smpi_ppn4_1009 COMMAND ${CLI} check --np 7,12 --ppn 4 --comm
 add_test(NAME check_mpi_vnode4_comms COMMAND ${CLI} check --backend mpi --np 6,8 --vnode 4
          --comm world,split,rev --count 0,1,p+1 --type int,vec,noncomm)
 
+# Rank-consistent results and op/type validity (issue 14). Order-dependent
+# floating-point cases (float and double sums with cancellation, double
+# products): every result within the error bound of any order, and an
+# allreduce's bits the same on every rank, p = 3..13 for allreduce, p = 4, 7
+# for every reducing collective. The op sweeps: MPI_LAND/LOR/LXOR and
+# MPI_BAND/BOR/BXOR on every predefined C type, formula-checked where MPI
+# allows the pair, refused with MPI_ERR_OP on every rank where it does not.
+# Erroneous calls (op/type, count, root, type, MPI_IN_PLACE) made by every
+# process: Open MPI 4.1's class on every rank, no hang. Full matrices:
+#   ./collsim check --type fsum,dsum,dprod,logical,bitwise [--backend mpi]
+#   ./collsim check --errors all [--backend mpi]
+add_test(NAME check_smpi_exact_allreduce COMMAND ${CLI} check --np 3-13 --coll allreduce
+         --type fsum,dsum,dprod --count 1,8,p+1,1009)
+add_test(NAME check_smpi_exact_all COMMAND ${CLI} check --np 4,7 --type fsum,dsum,dprod
+         --count 0,1,p+1,1009)
+add_test(NAME check_smpi_opsweep COMMAND ${CLI} check --np 5 --type logical,bitwise --count 0,p+1
+         --root 0,p-1)
+add_test(NAME check_mpi_exact_opsweep COMMAND ${CLI} check --backend mpi --np 3,6
+         --type logical,bitwise,fsum,dsum,dprod --count 0,p+1 --root 0)
+add_test(NAME check_smpi_errors COMMAND ${CLI} check --np 1-6,13 --errors all)
+add_test(NAME check_mpi_errors COMMAND ${CLI} check --backend mpi --np 1,3,5 --errors all)
+# One process alone makes the error under MPI_ERRORS_ARE_FATAL: the job must
+# abort, not hang (SMPI and mpirun; the PMPI library's: conformance_fatal_np7).
+add_test(NAME errors_one_rank COMMAND bash ${T}/errors_one_rank.sh ${CLI})
+set_tests_properties(errors_one_rank PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
 # The platform generator: exact alpha-beta(m+16), gamma per byte, max-rate and
 # two-lane behaviour in SMPI, named machines load, deterministic output.
 add_test(NAME platforms COMMAND bash ${CMAKE_SOURCE_DIR}/platforms/tests/run.sh --quick)

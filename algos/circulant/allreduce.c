@@ -1,7 +1,24 @@
 /* Circulant allreduce (Bar-Noy, Kipnis, Schieber 1993; Träff, Hunold,
  * Vardas, Funk 2023, Sec. III-B, Listing 2).
  *
- * Accepts: any p, any count, commutative ops only, MPI_IN_PLACE.
+ * Accepts: any p, any count, commutative ops only, MPI_IN_PLACE; and only
+ * ops whose result does not depend on the order of evaluation (registry
+ * flag CS_ASSOCIATIVE, cs_op_exact: integer, logical and bitwise ops,
+ * MIN/MAX, MINLOC/MAXLOC; not floating-point or complex MPI_SUM/MPI_PROD,
+ * not user ops, which collsim cannot inspect).
+ * Why: rank r computes V[r] + (V[r+1] + ...) grouped by the skips of its
+ * own rounds, so every rank adds in a different order, and with floating
+ * point the ranks get different bits (5 ranks, 8 floats with +-1e6 and
+ * 1e-2: 1.745 on rank 0, 1.6875 on rank 3; sim/check.c --type fsum). MPI
+ * asks for the same result on every process. Making this kernel
+ * rank-consistent would need one order for all ranks, i.e. a broadcast of
+ * one rank's result after the q rounds (a binomial broadcast: q more
+ * rounds of m elements), i.e. 2q alpha + 2q beta m + the gamma terms
+ * below, never less than circulant_rsag (reduce_scatter + allgatherv:
+ * 2q alpha + ((2^q - 1) + (p - 1)) / p beta m < 2q alpha + 3 beta m),
+ * which is rank-consistent already (each block is reduced once, by its
+ * owner, then copied). So the restriction, not the broadcast: such calls
+ * are refused (MPI_ERR_OP; the PMPI library lets the library serve them).
  * Rounds: q = ceil(log2 p); in round k every rank sends m elements to
  * rank - d_k and receives m elements from rank + d_k.
  * Invariant after round k: part holds S = V[r+1] + ... + V[r+skips[k+1]-1]

@@ -15,7 +15,8 @@
 #    `collsim list --csv`, cycling), so all registered algorithms run. The log
 #    (COLLSIM_PMPI_LOG) must show calls > 0 for each collective set, the
 #    non-commutative allreduce and reduce calls and the intercommunicator
-#    allreduce as fallbacks (and nothing else), and stderr exactly one warning
+#    allreduce as fallbacks (and, for an allreduce that needs an exact op,
+#    the user-op allreduce; nothing else), and stderr exactly one warning
 #    line for each of the two non-commutative ones (printed by rank 0 only)
 #    and, for P >= 2, one per side (local rank 0) of the intercommunicator;
 #  - P >= 2: an unknown algorithm name (one warning, the library's result,
@@ -93,19 +94,12 @@ field() {
   echo "${v:-none}"
 }
 
-# The registry: collective -> its algorithms besides native, in registry order.
-declare -A algos
-while IFS=, read -r coll algo _; do
-  [ "$coll" = collective ] && continue
-  [ "$algo" = native ] && continue
-  algos[$coll]="${algos[$coll]:-} $algo"
-done < <("$cli" list --csv)
-rounds=0
-for c in "${!algos[@]}"; do
-  set -- ${algos[$c]}
-  [ $# -gt $rounds ] && rounds=$#
-done
-[ $rounds -gt 0 ] || { echo "FAIL: no algorithms in '$cli list --csv'"; exit 1; }
+# The registry (algos, exact, rounds, setting): tests/pmpi/registry.sh. An
+# algorithm with exact[coll:algo] needs an op whose result does not depend on
+# the order of evaluation, so the app's user-op allreduce (1 per iteration)
+# falls back too, with a warning.
+. "$(dirname "$0")/registry.sh"
+load_registry "$cli"
 
 upper() { tr a-z A-Z <<<"$1"; }
 
@@ -129,11 +123,9 @@ for np in ${nps//,/ }; do
     desc=""
     declare -A chosen=()
     for c in "${!algos[@]}"; do
-      set -- ${algos[$c]}
-      shift $((j % $#))
-      chosen[$c]=$1
-      vars+=("COLLSIM_$(upper "$c")=$1")
-      desc="$desc $c=$1"
+      chosen[$c]=$(setting $j "$c")
+      vars+=("COLLSIM_$(upper "$c")=${chosen[$c]}")
+      desc="$desc $c=${chosen[$c]}"
     done
     launch "$tag" "$np" 1 "${vars[@]}" COLLSIM_PMPI_VERBOSE=1 || continue
     same_as_base "$tag" "$np"
@@ -146,7 +138,7 @@ for np in ${nps//,/ }; do
       # allreduce, 1 reduce; every algorithm of theirs is commutative-only)
       # and the intercommunicator allreduce.
       want=0
-      [ "$c" = allreduce ] && want=$(((2 + inter) * ITERS))
+      [ "$c" = allreduce ] && want=$(((2 + inter + ${exact[$c:$a]:-0}) * ITERS))
       [ "$c" = reduce ] && want=$((1 * ITERS))
       [ "$fb" = "$want" ] || fail "$tag: $c $a fallback=$fb (want $want)"
       # VERBOSE=1 prints the same line on stderr.
@@ -156,7 +148,12 @@ for np in ${nps//,/ }; do
     expect_warn "$tag" "warning: allreduce .*not commutative"
     expect_warn "$tag" "warning: reduce .*not commutative"
     expect_inter "$tag" "$np"
-    [ "$(warnings "$tag")" = 2 ] || fail "$tag: $(warnings "$tag") warning lines (want 2):" \
+    nw=2
+    if [ -n "${exact[allreduce:${chosen[allreduce]}]:-}" ]; then
+      expect_warn "$tag" "warning: allreduce .*order of evaluation"
+      nw=3
+    fi
+    [ "$(warnings "$tag")" = $nw ] || fail "$tag: $(warnings "$tag") warning lines (want $nw):" \
       "$(grep 'collsim-pmpi: warning' "$work/$tag.err")"
     unset chosen
   done

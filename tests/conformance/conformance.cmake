@@ -1,0 +1,18 @@
+# The conformance run (tests/conformance/README.md): plain MPI programs
+# written here, on the library alone and through libcollsim-pmpi.so with
+# every registered algorithm of each collective, outputs compared byte for
+# byte; and one-rank errors under MPI_ERRORS_ARE_FATAL, which must abort.
+# Included from CMakeLists.txt after pmpi/pmpi.cmake.
+if(TARGET collsim-pmpi)
+  foreach(prog reductions movement errors)
+    add_executable(conf_${prog} ${CMAKE_SOURCE_DIR}/tests/conformance/${prog}.c)
+    target_link_libraries(conf_${prog} MPI::MPI_C m)
+  endforeach()
+  set(COLLSIM_CONF_RUN bash ${CMAKE_SOURCE_DIR}/tests/conformance/run.sh
+      $<TARGET_FILE_DIR:conf_reductions> $<TARGET_FILE:collsim-pmpi> $<TARGET_FILE:collsim-cli>)
+  # Sampled: every algorithm (all rounds) at p = 4, and 7 one-rank errors at
+  # p = 7. The full run: tests/conformance/run.sh BINDIR LIB CLI 1,2,3,4,5,6,7,8 all
+  add_test(NAME conformance_np4 COMMAND ${COLLSIM_CONF_RUN} 4 none)
+  add_test(NAME conformance_fatal_np7 COMMAND ${COLLSIM_CONF_RUN} none sample 7)
+  set_tests_properties(conformance_np4 conformance_fatal_np7 PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+endif()
