@@ -7,15 +7,19 @@
 #             buffers once per mapping)
 #   msgs      simulated messages of one call (build/collsim-msgcount: the
 #             kernel recorded by its model; "-" for SMPI's own algorithms)
-#   us_msg    CPU microseconds per simulated message (cpu_s / msgs)
 # and, measured in the same run of this script,
-#   harness   the same bench with --bytes 0 (no message is sent: what is left is
-#             smpirun, MPI_Init/Finalize, buffers and the timing harness), and
-#             its ratio to the case's CPU (harness/case)
-#   floor     a bare SMPI program with the same number of messages of the same
-#             mean size in the circulant pattern (build/collsim-floor) and
-#             nothing else, its CPU per message and collsim's ratio to it
-#             (us_msg / floor_us_msg).
+#   start_s   a bare SMPI program that only calls MPI_Init and MPI_Finalize
+#             (build/collsim-floor 0 0): loading the platform, starting p
+#             processes, ending them; paid by every run, collsim's or not
+#   harness_s the same bench with --bytes 0 (no message is sent: smpirun, MPI_Init/
+#             Finalize, buffers and the timing harness), and h/case, the
+#             harness's own cost over the case's own cost,
+#             (harness_s - start_s) / (cpu_s - start_s)
+#   us_msg    CPU microseconds per simulated message, start-up excluded:
+#             (cpu_s - start_s) / msgs
+#   floor_us  the same for a bare SMPI program with the same number of messages
+#             of the same mean size in the circulant pattern and nothing else
+#             (build/collsim-floor), and r/floor = us_msg / floor_us.
 # SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
 # native:NAME rows. CPU seconds, not wall time: the machine may be shared.
 # Big runs take minutes and GiBs: run them one at a time.
@@ -80,8 +84,8 @@ measure() {
   awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >"$out"
 }
 
-printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %9s %7s\n' platform p coll algo bytes \
-  cpu_s pss_mib msgs us_msg harness_s h/case floor_us r/floor
+printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' platform p coll algo bytes \
+  cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor
 for plat in ${platforms//,/ }; do
   for p in ${nps//,/ }; do
     if [ "$plat" = abg ]; then
@@ -91,6 +95,13 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
+    floor_run() { # REPS BYTES OUT
+      measure "$3" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
+        --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
+        "$build/collsim-floor" "$1" "$2"
+    }
+    floor_run 0 0 "$tmp/s"
+    read -r start _ <"$tmp/s"
     for coll in ${colls//,/ }; do
       list=$algos
       [ "$coll" = allreduce ] && [ -n "$smpi" ] && list="$list,$(echo "$smpi" | sed 's/[^,]*/native:&/g')"
@@ -109,23 +120,21 @@ for plat in ${platforms//,/ }; do
           msgs=- usm=- fl=- rf=-
           if [ "${algo#native}" = "$algo" ] && "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" >"$tmp/m" 2>/dev/null; then
             read -r msgs _ sent <"$tmp/m"
-            usm=$(awk -v c="$cpu" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * c / m : 0) }')
+            usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
             if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
               q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
               reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
               mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }')
-              measure "$tmp/f" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
-                --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
-                "$build/collsim-floor" "$reps" "$mb"
+              floor_run "$reps" "$mb" "$tmp/f"
               read -r fcpu _ <"$tmp/f"
-              fl=$(awk -v c="$fcpu" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * c / m }')
+              fl=$(awk -v c="$fcpu" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }')
               rf=$(awk -v a="$usm" -v b="$fl" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
             fi
           fi
           hr=-
-          [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" 'BEGIN { printf "%.2f", (c > 0 ? h / c : 0) }')
-          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %9s %7s\n' "$plat" "$p" "$coll" \
-            "$algo" "$size" "$cpu" "$pss" "$msgs" "$usm" "$hcpu" "$hr" "$fl" "$rf"
+          [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
+          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' "$plat" "$p" "$coll" \
+            "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf"
         done
       done
     done
