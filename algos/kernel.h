@@ -56,6 +56,14 @@ void cs_charge_pending(double *pending);
  * is charged (gamma per byte in simulation); for work done elsewhere, such as
  * the MPI library's reductions through a charged operation (sim/libcharge.h). */
 void cs_charge_local(double bytes);
+/* In simulation, charges are batched per process (algos/local.c): this
+ * charges what is pending. Called before every communication of a kernel
+ * (cs_sendrecv does it; a kernel that calls MPI point-to-point directly
+ * calls it first) and by whoever calls a kernel, when it returns. A no-op
+ * elsewhere. */
+void cs_local_flush(void);
+/* rc = cs_flushed(MPI_Send(...)): charges what is pending, then calls. */
+#define cs_flushed(call) (cs_local_flush(), (call))
 
 /* 1 iff elements of dt lie back to back with no gaps and no lower bound,
  * so that count elements are count * size plain bytes. */

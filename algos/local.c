@@ -56,9 +56,52 @@ static double local_flops(double bytes) {
 }
 #endif
 
+/* ---- Batched charges (simulation only) -------------------------------------
+ * One smpi_execute_flops call costs the simulator about as much as a message,
+ * so charges are not made one by one: each process adds the flops of its
+ * local work (local_flops) to its pending sum, and cs_local_flush charges the sum at once,
+ * before the process's next communication (cs_sendrecv and every other
+ * point-to-point call of a kernel) and when a kernel returns (the caller of
+ * cs_run). Work between two communications runs back to back anyway, so the
+ * simulated time is the same (byte counts are integers, summed exactly on
+ * uncalibrated platforms; only the rounding of the clock's additions can differ, far below 1e-12
+ * relative). The sums live in one array indexed by world rank, found or made
+ * by whichever process charges first (simulated processes are coroutines of
+ * one OS process and run one at a time; with SMPI's privatization each would
+ * make its own array, still indexed by its rank). */
+#ifdef SMPI_H
+static double *pending_of;
+static double *my_pending(void) {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (!pending_of) {
+    int p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    pending_of = calloc((size_t)p, sizeof(double));
+  }
+  return pending_of ? &pending_of[r] : NULL;
+}
+#endif
+
+void cs_local_flush(void) {
+#ifdef SMPI_H
+  double *pd = my_pending();
+  if (pd && *pd > 0) {
+    double b = *pd;
+    *pd = 0;
+    smpi_execute_flops(b);
+  }
+#endif
+}
+
 static void charge(double bytes) {
 #ifdef SMPI_H
-  if (bytes > 0) smpi_execute_flops(local_flops(bytes));
+  if (bytes <= 0) return;
+  double *pd = my_pending();
+  if (pd)
+    *pd += local_flops(bytes); /* a sum of per-charge costs, as the models price them */
+  else
+    smpi_execute_flops(local_flops(bytes)); /* no memory for the sums: charge now */
 #elif defined(CS_MPIREC_H)
   csrec_charge(bytes);
 #else
@@ -91,7 +134,13 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
   return MPI_Reduce_local(in, inout, (int)count, dt, op);
 }
 
-void cs_charge_local(double bytes) { charge(bytes); }
+/* Work done inside the library (its reductions, through a charged
+ * operation) is charged at once: no kernel flushes between the library's
+ * own messages. */
+void cs_charge_local(double bytes) {
+  charge(bytes);
+  cs_local_flush();
+}
 
 void cs_charge_pending(double *pending) {
   charge(*pending);
@@ -137,6 +186,31 @@ int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rc
   return rc;
 }
 
+#ifdef SMPI_H
+/* Shared temporaries of simulated timing runs: their contents mean nothing
+ * (SMPI_SHARED_MALLOC maps the same pages for every process and call), so
+ * one mapping serves every temporary of every process and call; mapping one
+ * per call made the kernel's page-table work (MAP_POPULATE) up to a third of
+ * the CPU at 1 MiB. It grows by doubling and an outgrown mapping is kept
+ * (another process may still be inside a kernel that uses it), so at most
+ * twice the largest temporary is ever mapped. */
+static struct {
+  void *base;
+  size_t size;
+} shared_tmp;
+static void *shared_tmp_get(size_t bytes) {
+  if (bytes > shared_tmp.size) {
+    size_t size = shared_tmp.size ? shared_tmp.size : 4096;
+    while (size < bytes) size *= 2;
+    void *b = SMPI_SHARED_MALLOC(size);
+    if (!b) return NULL;
+    shared_tmp.base = b;
+    shared_tmp.size = size;
+  }
+  return shared_tmp.base;
+}
+#endif
+
 int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt) {
   MPI_Aint lb, ext, tlb, text;
   MPI_Type_get_extent(dt, &lb, &ext);
@@ -145,8 +219,8 @@ int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt) {
   t->shared = 0;
 #ifdef SMPI_H
   if (cs_shared_buffers && bytes > 0) {
-    t->base = SMPI_SHARED_MALLOC(bytes);
-    t->shared = 1;
+    t->base = shared_tmp_get(bytes);
+    t->shared = 2; /* the one mapping: never freed */
   } else
 #elif defined(CS_MPIREC_H)
   if (cs_shared_buffers && bytes > 0) {
@@ -164,7 +238,6 @@ void cs_tmp_free(cs_tmp *t) {
   if (!t->base) return;
 #ifdef SMPI_H
   if (t->shared) {
-    SMPI_SHARED_FREE(t->base);
     t->base = NULL;
     return;
   }
@@ -346,6 +419,7 @@ int cs_sendrecv(const void *sbuf, long scount, MPI_Datatype stype, int dest, voi
   if (scount == 0) dest = MPI_PROC_NULL;
   if (rcount == 0) src = MPI_PROC_NULL;
   if (dest == MPI_PROC_NULL && src == MPI_PROC_NULL) return MPI_SUCCESS;
+  cs_local_flush();
   return MPI_Sendrecv(sbuf, (int)scount, stype, dest, CS_TAG, rbuf, (int)rcount, rtype, src, CS_TAG,
                       comm, MPI_STATUS_IGNORE);
 }

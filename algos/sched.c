@@ -43,6 +43,34 @@ int cs_circ_blocks(const cs_circ *c, int out[]) {
 
 int cs_circ_blocks_start(const cs_circ *c, int k) { return (1 << c->q) - (1 << (c->q - k)); }
 
+/* circ_enum without recursion: frame d of the stack is a call
+ * circ_enum(off[d], next[d]) whose loop is at i = next[d]. */
+void cs_circ_iter_init(cs_circ_iter *it, const cs_circ *c, int k) {
+  it->c = c;
+  it->depth = 0;
+  it->off[0] = 0;
+  it->next[0] = k;
+}
+
+int cs_circ_iter_next(cs_circ_iter *it) {
+  const cs_circ *c = it->c;
+  while (it->depth >= 0) {
+    int d = it->depth, i = it->next[d];
+    if (i >= c->q) {
+      it->depth--;
+      continue;
+    }
+    int o = it->off[d] + c->d[i];
+    it->next[d] = i + 1;
+    /* the call circ_enum(o, i + 1) comes next; depth <= q since i grows */
+    it->depth = d + 1;
+    it->off[d + 1] = o;
+    it->next[d + 1] = i + 1;
+    return o;
+  }
+  return 0;
+}
+
 int cs_circ_in_block_set(const cs_circ *c, int k, int v) {
   if (k < 0 || k >= c->q) return 0;
   int rest = v - c->d[k];

@@ -46,6 +46,19 @@ void cs_circ_init(cs_circ *c, int p);
 int cs_circ_blocks(const cs_circ *c, int out[]);
 int cs_circ_blocks_start(const cs_circ *c, int k);
 
+/* The same enumeration, one offset at a time, in O(q) memory (a kernel of
+ * p processes that all hold a 2^q list at once needs O(p^2) memory). After
+ * cs_circ_iter_init(it, c, k), cs_circ_iter_next returns the offsets of
+ * rel(B^k) | rel(B^{k+1}) | ... | rel(B^{q-1}) in the order of
+ * cs_circ_blocks, then 0 (offsets are >= 1). */
+typedef struct {
+  const cs_circ *c;
+  int depth;
+  int off[CS_MAX_ROUNDS + 1], next[CS_MAX_ROUNDS + 1];
+} cs_circ_iter;
+void cs_circ_iter_init(cs_circ_iter *it, const cs_circ *c, int k);
+int cs_circ_iter_next(cs_circ_iter *it);
+
 /* True iff offset v (1 <= v < p) is in rel(B^k): v - d_k is a subset sum of
  * d_{k+1..q-1} (superincreasing, so greedy decides in O(q)). */
 int cs_circ_in_block_set(const cs_circ *c, int k, int v);

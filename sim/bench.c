@@ -5,18 +5,21 @@
  *       [--reps R] [--warmup W] [--time-limit S] [--type byte|int|double]
  *       [--root R] [--in-place 0|1]
  *
- * Methodology (ReproMPI-style window synchronization): before every
- * repetition the processes agree on a common start time in the future and
- * wait for it; each measures from that start to its own end, and the
- * repetition's time is that of the slowest process (MPI_MAX). In simulation
- * the clock is global and exact, waiting is a charged idle period
- * (smpi_execute_benched), so every process starts at exactly the same
- * simulated instant and a run is bit-for-bit reproducible; a process that
- * arrives after the start (the window was too short) makes the repetition
- * count as invalid and it is redone with a wider window. On a real MPI the
- * same is done with MPI_Wtime when it is global (one node, or
- * MPI_WTIME_IS_GLOBAL); otherwise each process measures from its own exit of
- * a barrier (OSU/IMB style) and the header says so.
+ * Methodology: every process measures from a common start to its own end,
+ * and a repetition's time is that of the slowest process (MPI_MAX). In
+ * simulation the clock is global and exact and the harness sends no
+ * message at all: the processes meet at a SimGrid barrier (agree_max),
+ * which releases all of them at one simulated instant, the common start;
+ * after the call they meet there again to agree on the slowest time (and
+ * on errors). So the harness costs no simulated message, library
+ * collectives (whose algorithm SMPI's selector would choose for lib:* rows)
+ * are never used, and a run is bit-for-bit reproducible. On a real MPI,
+ * ReproMPI-style window synchronization: the processes agree on a start
+ * time in the future and wait for it; one that arrives after the start (the
+ * window was too short) makes the repetition count as invalid and it is
+ * redone with a wider window. That is done with MPI_Wtime when it is global
+ * (one node, or MPI_WTIME_IS_GLOBAL); otherwise each process measures from
+ * its own exit of a barrier (OSU/IMB style) and the header says so.
  *
  * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
  * kernels' temporaries) and skip the arithmetic of local work, whose cost
@@ -29,13 +32,11 @@
  * (docs/csv.md "bench"); the front door writes the header and resumes.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef SMPI_H
-#include <smpi/smpi.h>
-#endif
 #include <gsl/gsl_cdf.h>
 
 #include "../algos/collsim.h"
@@ -45,6 +46,9 @@
 #include "driver.h"
 #include "libalgo.h"
 #include "libcharge.h"
+#ifdef SMPI_H /* defined by SMPI's mpi.h */
+#include <simgrid/barrier.h>
+#endif
 
 typedef struct {
   cs_coll coll;
@@ -112,14 +116,10 @@ static void bfree(void *p, int shared) {
 
 static double now(void) { return MPI_Wtime(); }
 
-/* Waits until the common start time (an idle period in simulation). */
+/* Waits until the common start time (real MPI only: in simulation the
+ * agreement itself is the common start, see agree_max). */
 static void wait_until(double start) {
-#ifdef SMPI_H
-  double t = MPI_Wtime();
-  if (start > t) smpi_execute_benched(start - t);
-#else
   while (MPI_Wtime() < start) {}
-#endif
 }
 
 /* Whether MPI_Wtime is one clock for all processes of comm. */
@@ -200,29 +200,90 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
   MPI_Op op = (a->flags & CS_NATIVE) ? o->libop : o->op;
   int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
                             b->counts, b->displs, o->dt, op, comm);
-  return rc == MPI_SUCCESS ? cs_run(a, &x) : rc;
+  return rc == MPI_SUCCESS ? cs_run(a, &x) : rc; /* cs_run charges pending work */
 }
 
-/* Max-reduction of n <= 4 doubles on all processes in ceil(log2 p) rounds
- * of the circulant pattern (max is idempotent, so overlapping ranges do not
- * matter). Not a collsim kernel: those read process-global switches
- * (cs_skip_compute), which must not change while simulated processes,
- * coroutines of one OS process, are inside a timed collective. SMPI's
- * default selector would use a linear algorithm, which dominates the wall
- * time at thousands of ranks. */
-static void sync_max(double *v, int n, MPI_Comm comm) {
+/* Agreement of all processes of comm on the maximum of n <= 4 doubles
+ * (max is exact, so every process gets the same bits), the timing harness's
+ * only synchronisation.
+ *
+ * In simulation it sends no message: the simulated processes are
+ * coroutines of one OS process, so they meet at a SimGrid barrier (a
+ * simcall, no simulated time, no network model) around a board in the heap
+ * of that process. The barrier releases every process at the same simulated
+ * instant, the arrival of the last one, which therefore is an exact common
+ * start for what follows: no idle wait and no window are needed. The board
+ * is found through the environment, which all processes share whatever
+ * SMPI's privatization of globals; actors run one at a time (SimGrid's
+ * default contexts/nthreads:1), so its creation is not racy. Each slot is
+ * reset by its last reader; two slots alternate, so a process that is
+ * already at the next agreement never writes into one still being read.
+ * Nothing here is a library collective, so SMPI's selector (lib:* rows)
+ * applies to the timed collective only.
+ *
+ * On a real MPI library it is an MPI_Allreduce. */
+#ifdef SMPI_H
+typedef struct {
+  sg_bar_t bar;
+  int p;
+  unsigned char *parity; /* per process: the slot of its next agreement */
+  struct {
+    int in, out; /* processes that wrote / read this slot */
+    double v[4];
+  } slot[2];
+} sim_board;
+
+static sim_board *sim_board_get(int p) {
+  static const char key[] = "COLLSIM_BENCH_BOARD";
+  const char *e = getenv(key);
+  sim_board *b = e ? (sim_board *)(uintptr_t)strtoull(e, NULL, 16) : NULL;
+  if (!b) {
+    b = calloc(1, sizeof *b);
+    if (b) b->parity = calloc((size_t)p, 1);
+    if (!b || !b->parity) {
+      fprintf(stderr, "collsim bench: out of memory for the harness board\n");
+      abort();
+    }
+    b->p = p;
+    b->bar = sg_barrier_init((unsigned)p);
+    char v[32];
+    snprintf(v, sizeof v, "%llx", (unsigned long long)(uintptr_t)b);
+    setenv(key, v, 1);
+  }
+  if (b->p != p) {
+    fprintf(stderr, "collsim bench: the harness board serves one communicator of %d processes\n",
+            b->p);
+    abort();
+  }
+  return b;
+}
+#endif
+
+static void agree_max(double *v, int n, MPI_Comm comm) {
+#ifdef SMPI_H
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
-  cs_circ c;
-  cs_circ_init(&c, p);
-  double t[4];
-  for (int k = 0; k < c.q; k++) {
-    MPI_Sendrecv(v, n, MPI_DOUBLE, cs_mod(r - c.d[k], p), CS_TAG + 1, t, n, MPI_DOUBLE,
-                 cs_mod(r + c.d[k], p), CS_TAG + 1, comm, MPI_STATUS_IGNORE);
-    for (int i = 0; i < n; i++)
-      if (t[i] > v[i]) v[i] = t[i];
-  }
+  sim_board *b = sim_board_get(p);
+  int s = b->parity[r];
+  b->parity[r] ^= 1;
+  double *x = b->slot[s].v;
+  for (int i = 0; i < n; i++)
+    if (b->slot[s].in == 0 || v[i] > x[i]) x[i] = v[i];
+  b->slot[s].in++;
+  sg_barrier_wait(b->bar);
+  for (int i = 0; i < n; i++) v[i] = x[i];
+  if (++b->slot[s].out == p) b->slot[s].in = b->slot[s].out = 0;
+#else
+  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm);
+#endif
+}
+
+/* The first non-zero size of the run (0 if none). */
+static long first_nonempty(const bench_opts *o) {
+  for (int i = 0; i < o->nbytes; i++)
+    if (o->bytes[i] > 0) return o->bytes[i];
+  return 0;
 }
 
 /* Verifies the result of algorithm a (--algos name) once, on real buffers,
@@ -327,9 +388,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   int maxreps = o->warmup + o->reps;
   double *times = malloc(sizeof(double) * (size_t)(maxreps + 1));
   if (!list || !times) rc = MPI_ERR_NO_MEM;
-  int err_all = 0;
-  MPI_Allreduce(&rc, &err_all, 1, MPI_INT, MPI_MAX, comm);
-  if (err_all != MPI_SUCCESS) {
+  double err_all = rc != MPI_SUCCESS;
+  agree_max(&err_all, 1, comm);
+  if (err_all != 0) {
     if (r == 0) fprintf(stderr, "collsim bench: out of memory for %ld bytes\n", bytes);
     rc = 2;
     goto out;
@@ -349,15 +410,16 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     work_mark(mark0);
     double window = 0, wall0 = now();
     double start = 0, all[3];
-    if (simulated) {
-      /* One exact global clock: the first start is a common instant well
-       * after everybody's arrival (idling is free in simulation), and each
-       * next start follows from the last start and the slowest time, which
-       * every process learns in the one max-reduction per repetition. */
-      double t = now();
-      sync_max(&t, 1, comm);
-      window = 1.0;
-      start = t + window;
+    /* One exact global clock: every agreement releases all processes at one
+     * simulated instant (agree_max), the common start of what follows. */
+    if (simulated) agree_max(NULL, 0, comm);
+    /* SMPI's node-aware algorithms build their node communicators on their
+     * first call (Comm::init_smp, with collectives of its own), which would
+     * land in the first timed repetition: library rows get one untimed call
+     * at the run's first non-empty size. */
+    if (simulated && (a->flags & CS_NATIVE) && bytes == first_nonempty(o)) {
+      double crc = call(a, o, &b, comm) != MPI_SUCCESS;
+      agree_max(&crc, 1, comm);
     }
     for (int rep = 0; rep < maxreps; rep++) {
       if (!simulated) {
@@ -369,12 +431,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       for (;;) {
         double mine[3] = {0, 0, 0}, t0;
         if (simulated) {
-          mine[1] = now() > start;
-          wait_until(start);
-          /* The clock after the idle wait is start up to one rounding
-           * (t + (start - t) != start in floating point): measure from it,
-           * so that no work takes exactly 0 s. */
-          t0 = now();
+          t0 = now(); /* the instant of the last agreement, the same for all */
         } else if (global) {
           MPI_Barrier(comm);
           double t = now(), t1, t2;
@@ -396,12 +453,8 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         calls++;
         mine[0] = now() - t0;
         mine[2] = crc != MPI_SUCCESS;
-        if (simulated) {
-          for (int k = 0; k < 3; k++) all[k] = mine[k];
-          sync_max(all, 3, comm);
-        } else {
-          MPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, comm);
-        }
+        for (int k = 0; k < 3; k++) all[k] = mine[k];
+        agree_max(all, 3, comm);
         if (all[2] != 0) {
           if (r == 0)
             fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
@@ -410,7 +463,6 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
           goto out;
         }
         double late = all[1];
-        if (simulated) start += all[0] + window;
         if (late == 0) break;
         window *= 10; /* somebody was late: redo with a wider window */
       }
@@ -538,8 +590,9 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     /* Rows follow the file's header: an older file keeps its columns. */
     o.extra = cs_bench_file_extra(o.out) != 0;
   }
-  MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
-  int rc = bad ? 2 : 0;
+  double bad_all = bad;
+  agree_max(&bad_all, 1, comm);
+  int rc = bad_all != 0 ? 2 : 0;
   int global = global_clock(comm);
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed

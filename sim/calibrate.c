@@ -260,6 +260,7 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
 static void charge(long bytes) {
   double pending = (double)bytes;
   cs_charge_pending(&pending);
+  cs_local_flush(); /* charges are batched until the next message: now */
 }
 
 /* MPI_Reduce_local (doubles, sum) and memcpy on rank 0. A sample is the mean

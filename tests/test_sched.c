@@ -94,6 +94,14 @@ static void test_circ_reduce_scatter(int p) {
   int nb = 1 << c.q, half = nb / 2, s1 = cs_circ_blocks_start(&c, 1);
   int *rel = malloc(sizeof(int) * (size_t)nb);
   CHECK_EQ(cs_circ_blocks(&c, rel), nb - 1, "p=%d", p);
+  /* The O(q) iterator yields the same offsets, from any round on. */
+  for (int k = 0; k < c.q; k++) {
+    cs_circ_iter it;
+    cs_circ_iter_init(&it, &c, k);
+    for (int j = cs_circ_blocks_start(&c, k); j < nb - 1; j++)
+      CHECK_EQ(cs_circ_iter_next(&it), rel[j], "iterator p=%d k=%d j=%d", p, k, j);
+    CHECK_EQ(cs_circ_iter_next(&it), 0, "iterator end p=%d k=%d", p, k);
+  }
   for (int k = 0; k < c.q; k++) {
     int st = cs_circ_blocks_start(&c, k), n = 1 << (c.q - 1 - k);
     for (int j = 0; j < n; j++) {

@@ -35,7 +35,7 @@ int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datat
   char *accbuf = v == 0 && inplace ? recvbuf : NULL;
   for (int mask = 1; mask < p && rc == MPI_SUCCESS; mask <<= 1) {
     if (v & mask) {
-      rc = MPI_Send(cur, count, dt, cs_mod(r - mask, p), CS_TAG, comm);
+      rc = cs_flushed(MPI_Send(cur, count, dt, cs_mod(r - mask, p), CS_TAG, comm));
       break;
     }
     if (v + mask >= p) continue;
@@ -50,12 +50,13 @@ int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datat
         accbuf = acc.buf;
       }
       if (rc == MPI_SUCCESS)
-        rc = MPI_Recv(accbuf, count, dt, from, CS_TAG, comm, MPI_STATUS_IGNORE);
+        rc = cs_flushed(MPI_Recv(accbuf, count, dt, from, CS_TAG, comm, MPI_STATUS_IGNORE));
       if (rc == MPI_SUCCESS) rc = cs_reduce_local(in, accbuf, count, dt, op);
       cur = accbuf;
     } else {
       if (!t.base) rc = cs_tmp_alloc(&t, count, dt);
-      if (rc == MPI_SUCCESS) rc = MPI_Recv(t.buf, count, dt, from, CS_TAG, comm, MPI_STATUS_IGNORE);
+      if (rc == MPI_SUCCESS)
+        rc = cs_flushed(MPI_Recv(t.buf, count, dt, from, CS_TAG, comm, MPI_STATUS_IGNORE));
       if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, accbuf, count, dt, op);
     }
   }

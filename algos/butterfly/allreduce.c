@@ -32,9 +32,9 @@ int cs_allreduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Da
   int nr = cs_bfly_newrank(&b, r, 1);
   if (r < 2 * b.rem) {
     if (nr < 0) /* even: hand the vector to the odd partner */
-      rc = MPI_Send(recvbuf, count, dt, r + 1, CS_TAG, comm);
+      rc = cs_flushed(MPI_Send(recvbuf, count, dt, r + 1, CS_TAG, comm));
     else {
-      rc = MPI_Recv(t.buf, count, dt, r - 1, CS_TAG, comm, MPI_STATUS_IGNORE);
+      rc = cs_flushed(MPI_Recv(t.buf, count, dt, r - 1, CS_TAG, comm, MPI_STATUS_IGNORE));
       if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, recvbuf, count, dt, op);
     }
   }
@@ -47,9 +47,9 @@ int cs_allreduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Da
   }
   if (r < 2 * b.rem && rc == MPI_SUCCESS) {
     if (nr < 0)
-      rc = MPI_Recv(recvbuf, count, dt, r + 1, CS_TAG, comm, MPI_STATUS_IGNORE);
+      rc = cs_flushed(MPI_Recv(recvbuf, count, dt, r + 1, CS_TAG, comm, MPI_STATUS_IGNORE));
     else
-      rc = MPI_Send(recvbuf, count, dt, r - 1, CS_TAG, comm);
+      rc = cs_flushed(MPI_Send(recvbuf, count, dt, r - 1, CS_TAG, comm));
   }
   cs_tmp_free(&t);
   return rc;

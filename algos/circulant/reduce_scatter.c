@@ -17,7 +17,9 @@
  * Blocks of size zero are never sent, so with one non-empty block only the
  * ranks on the paths to its owner communicate: that is the circulant reduce,
  * q (alpha + beta m + gamma m) at the root.
- * Memory: part plus one receive buffer of at most the same size.
+ * Memory: part plus one receive buffer of at most the same size; the
+ * schedule is computed on the fly in O(q) state (cs_circ_iter), and for
+ * regular blocks in O(q) time.
  */
 #include <stdlib.h>
 
@@ -42,24 +44,25 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
 
   cs_circ c;
   cs_circ_init(&c, p);
-  int nb = 1 << c.q; /* 2^q - 1 offsets, plus one spare slot */
-  int *rel = malloc(sizeof(int) * (size_t)nb);
-  int *blk = malloc(sizeof(int) * (size_t)nb);             /* absolute blocks of part */
-  long *off = malloc(sizeof(long) * (size_t)(nb / 2 + 1)); /* element offsets in part */
-  if (!rel || !blk || !off) {
-    free(rel);
-    free(blk);
-    free(off);
-    return MPI_ERR_NO_MEM;
+  /* The schedule is computed on the fly (O(q) state per process): the
+   * offsets come from cs_circ_iter, and seg[k] is the number of elements of
+   * the blocks rel(B^k) (the segment sent in round k): in closed form for
+   * regular blocks, else summed over the enumeration (O(p) time, O(q)
+   * memory). Timing runs (cs_skip_compute) need nothing else. */
+  int half = 1 << (c.q - 1); /* entries of part: own + rel(B^1..q-1) */
+  long seg[CS_MAX_ROUNDS];
+  for (int k = 0; k < c.q; k++) seg[k] = 0;
+  if (l->kind == CS_LAYOUT_REGULAR) {
+    for (int k = 0; k < c.q; k++) seg[k] = (long)(1 << (c.q - 1 - k)) * l->n;
+  } else {
+    cs_circ_iter it;
+    cs_circ_iter_init(&it, &c, 0);
+    for (int k = 0; k < c.q; k++)
+      for (int i = 0; i < 1 << (c.q - 1 - k); i++)
+        seg[k] += cs_lcount(l, cs_mod(r - cs_circ_iter_next(&it), p));
   }
-  cs_circ_blocks(&c, rel);
-  int half = nb / 2; /* entries of part: own + rel(B^1..q-1) */
-  int s1 = cs_circ_blocks_start(&c, 1);
-  blk[0] = r;
-  for (int j = 1; j < half; j++) blk[j] = cs_mod(r - rel[s1 + j - 1], p);
-  off[0] = 0;
-  for (int j = 0; j < half; j++) off[j + 1] = off[j] + cs_lcount(l, blk[j]);
-  long part_n = off[half];
+  long part_n = own_n;
+  for (int k = 1; k < c.q; k++) part_n += seg[k];
 
   int rc = MPI_SUCCESS;
   cs_tmp part = {0}, temp = {0};
@@ -74,73 +77,89 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   char *pbuf = part_n > own_n || inplace ? part.buf : (char *)out;
   if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&temp, part_n, dt);
 
-  /* Round 0: the input blocks rel(B^0), in enumeration order, go to r - 1. */
+  /* Round 0: the input blocks rel(B^0), in enumeration order, go to r - 1
+   * (a timing run, whose data are not checked, sends as many bytes from the
+   * start of the input, as cs_view_list does, without the block list). */
   if (rc == MPI_SUCCESS) {
-    int n0 = half;
-    int *b0 = malloc(sizeof(int) * (size_t)n0);
-    cs_view sv;
-    if (!b0)
-      rc = MPI_ERR_NO_MEM;
-    else {
-      for (int j = 0; j < n0; j++) b0[j] = cs_mod(r - rel[j], p);
-      rc = cs_view_list(&sv, (void *)in, dt, l, b0, n0);
-      free(b0);
-      /* Receive [own | rel(B^1..q-1)]: into part, or own into out and the
-       * rest into part (hindexed relative to out). */
-      MPI_Datatype rt = dt;
-      void *rbuf = pbuf;
-      int rcount = (int)part_n;
-      if (rc == MPI_SUCCESS && own != pbuf && own_n > 0 && !cs_skip_compute) {
-        MPI_Aint a0, a1, disp[2];
-        int lens[2] = {(int)own_n, (int)(part_n - own_n)};
-        MPI_Get_address(own, &a0);
-        MPI_Get_address(pbuf + own_n * ext, &a1);
-        disp[0] = 0;
-        disp[1] = MPI_Aint_diff(a1, a0);
-        rc = MPI_Type_create_hindexed(2, lens, disp, dt, &rt);
-        if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&rt);
-        rbuf = own;
-        rcount = 1;
-      } else if (own != pbuf && own_n == 0) {
-        rbuf = pbuf + own_n * ext;
-      } /* else a timing run: all of it into part, same bytes */
-      if (rc == MPI_SUCCESS)
-        rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), rbuf,
-                         part_n > 0 ? rcount : 0, rt, cs_mod(r + c.d[0], p), comm);
-      if (rt != dt) MPI_Type_free(&rt);
-      cs_view_free(&sv);
+    cs_view sv = {(void *)in, (int)seg[0], dt, 0};
+    if (!cs_skip_compute) {
+      int *b0 = malloc(sizeof(int) * (size_t)half);
+      if (!b0)
+        rc = MPI_ERR_NO_MEM;
+      else {
+        cs_circ_iter it;
+        cs_circ_iter_init(&it, &c, 0);
+        for (int j = 0; j < half; j++) b0[j] = cs_mod(r - cs_circ_iter_next(&it), p);
+        rc = cs_view_list(&sv, (void *)in, dt, l, b0, half);
+        free(b0);
+      }
+    } else if (!cs_count_ok(seg[0], "a message (a view of blocks)")) {
+      rc = MPI_ERR_COUNT;
     }
+    /* Receive [own | rel(B^1..q-1)]: into part, or own into out and the
+     * rest into part (hindexed relative to out). */
+    MPI_Datatype rt = dt;
+    void *rbuf = pbuf;
+    int rcount = (int)part_n;
+    if (rc == MPI_SUCCESS && own != pbuf && own_n > 0 && !cs_skip_compute) {
+      MPI_Aint a0, a1, disp[2];
+      int lens[2] = {(int)own_n, (int)(part_n - own_n)};
+      MPI_Get_address(own, &a0);
+      MPI_Get_address(pbuf + own_n * ext, &a1);
+      disp[0] = 0;
+      disp[1] = MPI_Aint_diff(a1, a0);
+      rc = MPI_Type_create_hindexed(2, lens, disp, dt, &rt);
+      if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&rt);
+      rbuf = own;
+      rcount = 1;
+    } else if (own != pbuf && own_n == 0) {
+      rbuf = pbuf + own_n * ext;
+    } /* else a timing run: all of it into part, same bytes */
+    if (rc == MPI_SUCCESS)
+      rc = cs_sendrecv(sv.buf, sv.count, sv.type, cs_mod(r - c.d[0], p), rbuf,
+                       part_n > 0 ? rcount : 0, rt, cs_mod(r + c.d[0], p), comm);
+    if (rt != dt) MPI_Type_free(&rt);
+    cs_view_free(&sv);
   }
   /* Add the own input where it is due: to the own block, and to the blocks
-   * of rounds with e_k = 0. */
+   * of rounds with e_k = 0 (one charge per segment, the model's unit). */
   if (rc == MPI_SUCCESS) rc = cs_reduce_local(own_in, own, own_n, dt, op);
-  for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
-    int n = 1 << (c.q - 1 - k);
-    double pending = 0; /* one charge per segment (the model's unit) */
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++, j++)
-      if (!c.e[k])
-        rc = cs_reduce_local_deferred((const char *)in + cs_ldispl(l, blk[j]) * ext,
-                                      pbuf + off[j] * ext, cs_lcount(l, blk[j]), dt, op, &pending);
+  cs_circ_iter it;
+  cs_circ_iter_init(&it, &c, 1);
+  long at = own_n; /* element offset in part of the segment of round k */
+  for (int k = 1; k < c.q && rc == MPI_SUCCESS; k++) {
+    double pending = 0;
+    if (cs_skip_compute) {
+      /* no data to add: the same bytes, charged at once */
+      if (!c.e[k]) rc = cs_reduce_local_deferred(in, pbuf, seg[k], dt, op, &pending);
+    } else {
+      long e = at;
+      for (int i = 0; i < 1 << (c.q - 1 - k) && rc == MPI_SUCCESS; i++) {
+        int b = cs_mod(r - cs_circ_iter_next(&it), p);
+        if (!c.e[k])
+          rc = cs_reduce_local_deferred((const char *)in + cs_ldispl(l, b) * ext, pbuf + e * ext,
+                                        cs_lcount(l, b), dt, op, &pending);
+        e += cs_lcount(l, b);
+      }
+    }
+    at += seg[k];
     cs_charge_pending(&pending);
   }
   /* Rounds 1 .. q-1: send the segment of round k, receive [own, segments
    * k+1 .. q-1] and reduce it in place. */
-  for (int k = 1, j = 1; k < c.q && rc == MPI_SUCCESS; k++) {
-    int n = 1 << (c.q - 1 - k);
-    long seg = off[j + n] - off[j], tail = part_n - off[j + n];
-    rc = cs_sendrecv(pbuf + off[j] * ext, seg, dt, cs_mod(r - c.d[k], p), temp.buf, (own_n + tail),
+  at = own_n;
+  for (int k = 1; k < c.q && rc == MPI_SUCCESS; k++) {
+    long tail = part_n - at - seg[k];
+    rc = cs_sendrecv(pbuf + at * ext, seg[k], dt, cs_mod(r - c.d[k], p), temp.buf, (own_n + tail),
                      dt, cs_mod(r + c.d[k], p), comm);
     if (rc == MPI_SUCCESS) rc = cs_reduce_local(temp.buf, own, own_n, dt, op);
     if (rc == MPI_SUCCESS)
-      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + off[j + n] * ext, tail, dt, op);
-    j += n;
+      rc = cs_reduce_local(temp.buf + own_n * ext, pbuf + (at + seg[k]) * ext, tail, dt, op);
+    at += seg[k];
   }
   if (rc == MPI_SUCCESS && inplace) rc = cs_copy(own, own_n, dt, out, own_n, dt);
   cs_tmp_free(&part);
   cs_tmp_free(&temp);
-  free(rel);
-  free(blk);
-  free(off);
   return rc;
 }
 

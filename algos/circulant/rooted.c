@@ -68,14 +68,14 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
       int from = (r + c.d[k]) % p;
       if (block == -1) {
         long hdr;
-        rc = MPI_Recv(&hdr, 1, MPI_LONG, from, CS_TAG, comm, MPI_STATUS_IGNORE);
+        rc = cs_flushed(MPI_Recv(&hdr, 1, MPI_LONG, from, CS_TAG, comm, MPI_STATUS_IGNORE));
         if (rc != MPI_SUCCESS) break;
       }
       cs_view rv;
       rc = cs_view_range(&rv, recvbuf, rtype, l, r + c.skips[k], c.d[k]);
       if (rc != MPI_SUCCESS) break;
       if (rv.count > 0)
-        rc = MPI_Recv(rv.buf, rv.count, rv.type, from, CS_TAG, comm, MPI_STATUS_IGNORE);
+        rc = cs_flushed(MPI_Recv(rv.buf, rv.count, rv.type, from, CS_TAG, comm, MPI_STATUS_IGNORE));
       cs_view_free(&rv);
     }
     return rc;
@@ -103,8 +103,8 @@ int cs_gather_core(const void *sendbuf, int scount, MPI_Datatype stype, void *re
     } else if (block == -2) {
       rn = recvs ? type_bytes((int)cs_lsum(l, (r + c.skips[k]) % p, c.d[k]), rtype) : 0;
     } else if (sends || recvs) {
-      rc = MPI_Sendrecv(&sn, 1, MPI_LONG, to, CS_TAG, &rn, 1, MPI_LONG, from, CS_TAG, comm,
-                        MPI_STATUS_IGNORE);
+      rc = cs_flushed(MPI_Sendrecv(&sn, 1, MPI_LONG, to, CS_TAG, &rn, 1, MPI_LONG, from, CS_TAG,
+                                   comm, MPI_STATUS_IGNORE));
       if (!recvs) rn = 0;
     }
     if (rc == MPI_SUCCESS) rc = pbuf_reserve(&b, b.len + rn);
@@ -167,13 +167,13 @@ static int scatter_core(const void *sendbuf, const cs_layout *l, MPI_Datatype st
       int to = (r + c.d[k]) % p;
       if (block < 0) {
         for (int i = 0; i < c.d[k]; i++) hdr[i] = cs_lcount(l, (r + c.skips[k] + i) % p) * ssize;
-        rc = MPI_Send(hdr, c.d[k], MPI_LONG, to, CS_TAG, comm);
+        rc = cs_flushed(MPI_Send(hdr, c.d[k], MPI_LONG, to, CS_TAG, comm));
         if (rc != MPI_SUCCESS) break;
       }
       cs_view sv;
       rc = cs_view_range(&sv, (void *)sendbuf, stype, l, r + c.skips[k], c.d[k]);
       if (rc != MPI_SUCCESS) break;
-      if (sv.count > 0) rc = MPI_Send(sv.buf, sv.count, sv.type, to, CS_TAG, comm);
+      if (sv.count > 0) rc = cs_flushed(MPI_Send(sv.buf, sv.count, sv.type, to, CS_TAG, comm));
       cs_view_free(&sv);
     }
     free(hdr);

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Cost of simulation at scale (not a test): for each platform, p, collective,
+# algorithm and size, one `collsim bench` run (one repetition) measured as
+#   cpu_s     CPU seconds (user + system) of the whole run, smpirun included
+#   pss_mib   peak proportional set size of the run's processes (sampled every
+#             0.2 s from /proc/PID/smaps_rollup; RSS would count SMPI's shared
+#             buffers once per mapping)
+#   msgs      simulated messages of one call (build/collsim-msgcount: the
+#             kernel recorded by its model; "-" for SMPI's own algorithms)
+# and, measured in the same run of this script,
+#   start_s   a bare SMPI program that only calls MPI_Init and MPI_Finalize
+#             (build/collsim-floor 0 0): loading the platform, starting p
+#             processes, ending them; paid by every run, collsim's or not
+#   harness_s the same bench with --bytes 0 (no message is sent: smpirun, MPI_Init/
+#             Finalize, buffers and the timing harness), and h/case, the
+#             harness's own cost over the case's own cost,
+#             (harness_s - start_s) / (cpu_s - start_s)
+#   us_msg    CPU microseconds per simulated message, start-up excluded:
+#             (cpu_s - start_s) / msgs
+#   floor_us  the same for a bare SMPI program with the same number of messages
+#             of the same mean size in the circulant pattern and nothing else
+#             (build/collsim-floor), and r/floor = us_msg / floor_us.
+# SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
+# native:NAME rows. CPU seconds, not wall time: the machine may be shared.
+# Big runs take minutes and GiBs: run them one at a time.
+# usage: benchmarks/scale.sh [--platforms abg,theta] [--np 1024,8192]
+#          [--colls allreduce,reduce_scatter_block] [--algos circulant,ceilhalf,butterfly]
+#          [--bytes 1K,1M] [--smpi rab,rdb] [--no-floor]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+platforms=abg,theta nps=1024,8192 colls=allreduce,reduce_scatter_block
+algos=circulant,ceilhalf,butterfly sizes=1K,1M smpi=rab,rdb floor=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --platforms) platforms=$2; shift ;;
+    --np) nps=$2; shift ;;
+    --colls) colls=$2; shift ;;
+    --algos) algos=$2; shift ;;
+    --bytes) sizes=$2; shift ;;
+    --smpi) smpi=$2; shift ;;
+    --no-floor) floor=0 ;;
+    *) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+  shift
+done
+"$here/collsim" list >/dev/null # builds what is out of date
+build="${COLLSIM_BUILD:-$here/build}"
+cli=$build/collsim-cli
+if [ "$(cat /proc/sys/vm/max_map_count)" -lt 1048576 ] && [ "$(id -u)" -eq 0 ]; then
+  sysctl -qw vm.max_map_count=1048576 # SMPI maps every rank's stack separately
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bytes_of() { numfmt --from=iec "$1"; }
+
+# Peak Pss (KiB) of a process tree, sampled until the tree's root ends.
+pss_tree() {
+  local root=$1 peak=0 s pids new q
+  while kill -0 "$root" 2>/dev/null; do
+    pids=$root new=$root
+    while [ -n "$new" ]; do # all descendants (time, collsim-cli, smpirun, smpimain)
+      q=$new new=
+      for x in $q; do new="$new $(pgrep -d ' ' -P "$x" || true)"; done
+      new=$(echo $new)
+      pids="$pids $new"
+    done
+    s=0
+    for q in $pids; do
+      v=$(awk '/^Pss:/ { print $2 }' "/proc/$q/smaps_rollup" 2>/dev/null || true)
+      s=$((s + ${v:-0}))
+    done
+    [ "$s" -gt "$peak" ] && peak=$s
+    sleep 0.2
+  done
+  echo "$peak"
+}
+# measure OUT CMD...: runs CMD, writes "cpu_s pss_mib" to OUT.
+measure() {
+  local out=$1; shift
+  /usr/bin/time -f '%U %S' -o "$out.time" "$@" >"$out.log" 2>&1 &
+  local pid=$!
+  local pss; pss=$(pss_tree $pid)
+  wait $pid || { echo "scale.sh: failed: $*" >&2; tail -5 "$out.log" >&2; return 1; }
+  awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >"$out"
+}
+
+printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' platform p coll algo bytes \
+  cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor
+for plat in ${platforms//,/ }; do
+  for p in ${nps//,/ }; do
+    if [ "$plat" = abg ]; then
+      "$cli" platform abg --np "$p" --out "$tmp/$plat-$p.xml" --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
+    else
+      "$cli" platform "$plat" --nodes $((p / 64)) --ppn 64 --out "$tmp/$plat-$p.xml" \
+        --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
+    fi
+    xml=$tmp/$plat-$p.xml
+    floor_run() { # REPS BYTES OUT
+      measure "$3" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
+        --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
+        "$build/collsim-floor" "$1" "$2"
+    }
+    floor_run 0 0 "$tmp/s"
+    read -r start _ <"$tmp/s"
+    for coll in ${colls//,/ }; do
+      list=$algos
+      [ "$coll" = allreduce ] && [ -n "$smpi" ] && list="$list,$(echo "$smpi" | sed 's/[^,]*/native:&/g')"
+      for algo in ${list//,/ }; do
+        hcpu=- # SMPI's own algorithms crash on 0 bytes
+        if [ "${algo#native}" = "$algo" ]; then
+          measure "$tmp/h" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
+            --bytes 0 --out "$tmp/h.csv" --redo
+          read -r hcpu _ <"$tmp/h"
+        fi
+        for size in ${sizes//,/ }; do
+          b=$(bytes_of "$size")
+          measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
+            --bytes "$b" --out "$tmp/c.csv" --redo
+          read -r cpu pss <"$tmp/c"
+          msgs=- usm=- fl=- rf=-
+          if [ "${algo#native}" = "$algo" ] && "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" >"$tmp/m" 2>/dev/null; then
+            read -r msgs _ sent <"$tmp/m"
+            usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
+            if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
+              q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
+              reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
+              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }')
+              floor_run "$reps" "$mb" "$tmp/f"
+              read -r fcpu _ <"$tmp/f"
+              fl=$(awk -v c="$fcpu" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }')
+              rf=$(awk -v a="$usm" -v b="$fl" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+            fi
+          fi
+          hr=-
+          [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
+          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' "$plat" "$p" "$coll" \
+            "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf"
+        done
+      done
+    done
+  done
+done
