@@ -280,12 +280,18 @@ static void fold(int t, int lo, int hi, long gi, void *e) {
   }
 }
 
-/* The inputs are periodic in the element index (gen: 8 for byte, 1999 for
- * int, 1013 for double, 211 x 97 for vec, 250 x 251 for the affine pairs),
- * so the fold of element gi is the fold of gi mod the period. */
+/* The inputs of the named exact cases are periodic in the element index
+ * (gen: 8 for byte, 1999 for int, 1013 for double, 211 x 97 for vec,
+ * 250 x 251 for the affine pairs), so the fold of element gi is the fold of
+ * gi mod the period. Every other case (order-dependent floating point, the
+ * op sweeps) is treated as not periodic: LONG_MAX. */
 static long gen_period(int t) {
-  static const long period[T_N] = {1999, 1013, 8, 211L * 97, 250L * 251};
-  return period[t];
+  static const long period[T_N] = {[T_INT] = 1999,
+                                   [T_DOUBLE] = 1013,
+                                   [T_BYTE] = 8,
+                                   [T_VEC] = 211L * 97,
+                                   [T_NONCOMM] = 250L * 251};
+  return t >= 0 && t < T_N && period[t] > 0 ? period[t] : LONG_MAX;
 }
 
 /* Elements [per, n) of out as copies of [0, per): out[i] = out[i mod per],
