@@ -12,9 +12,10 @@
 set -uo pipefail
 cli=$1
 plist=${2:-6,8}
-# lib:impi is left out: SMPI 3.32's impi allreduce and reduce_scatter
-# deadlock at p = 6 and 8 on these platforms (p = 4 runs), on main as well.
-libs=native,lib:default,lib:ompi,lib:mpich,lib:mvapich2
+# (lib:impi once "deadlocked" here: the old timing harness ran its own
+# MPI_Bcast/MPI_Allreduce under the impi selector; the harness sends no
+# message in simulation now, and impi runs.)
+libs=native,lib:default,lib:ompi,lib:mpich,lib:mvapich2,lib:impi
 m=1048576
 g=1e-8
 tmp=$(mktemp -d)
@@ -87,19 +88,6 @@ if "$cli" bench --platform "$tmp/old.xml" --np $p --coll allreduce --algos lib:o
   checked=$((checked + 1))
 else
   echo "FAIL resuming the old file:"; cat "$tmp/err"; fail=$((fail + 1))
-fi
-# lib:impi, p = 8: the simulation ends early (SMPI reports a deadlock)
-# without a row and with exit status 0;
-# bench must say so and fail, not leave a silent gap. (When an SMPI fixes
-# its impi allreduce this check fails: then add lib:impi to libs above.)
-"$cli" platform abg --np 8 --gamma $g --out "$tmp/p8.xml" --hostfile "$tmp/p8.hostfile" || exit 1
-if "$cli" bench --platform "$tmp/p8.xml" --np 8 --coll allreduce --algos lib:impi --bytes 1K \
-     --quiet --out "$tmp/impi.csv" 2>"$tmp/err"; then
-  echo "FAIL lib:impi: bench exited 0"; fail=$((fail + 1))
-elif ! grep -q "ended without rows for sizes 1024" "$tmp/err"; then
-  echo "FAIL lib:impi: no clear error:"; cat "$tmp/err"; fail=$((fail + 1))
-else
-  checked=$((checked + 1))
 fi
 echo "lib_charge: $checked (collective, p, library algorithm, charging) cases; $fail failures"
 [ $fail -eq 0 ] && [ $checked -gt 0 ]
