@@ -826,10 +826,18 @@ static int make_comm(MPI_Comm world, const char *kind, MPI_Comm *out) {
     *out = world;
     return MPI_SUCCESS;
   }
-  if (!strcmp(kind, "dup")) return MPI_Comm_dup(world, out);
-  if (!strcmp(kind, "split")) return MPI_Comm_split(world, r >= (p + 1) / 2, r, out);
-  if (!strcmp(kind, "rev")) return MPI_Comm_split(world, 0, p - 1 - r, out);
-  return MPI_ERR_ARG;
+  int rc = MPI_ERR_ARG;
+  if (!strcmp(kind, "dup")) rc = MPI_Comm_dup(world, out);
+  if (!strcmp(kind, "split")) rc = MPI_Comm_split(world, r >= (p + 1) / 2, r, out);
+  if (!strcmp(kind, "rev")) rc = MPI_Comm_split(world, 0, p - 1 - r, out);
+  if (rc == MPI_SUCCESS) {
+    /* MPI: a new communicator inherits its parent's error handler; SMPI 3.32
+     * gives dup/split ones MPI_ERRORS_ARE_FATAL, so say it explicitly. */
+    MPI_Errhandler eh;
+    MPI_Comm_get_errhandler(world, &eh);
+    MPI_Comm_set_errhandler(*out, eh);
+  }
+  return rc;
 }
 
 /* Builds the kernel context of comm (with its lane communicator) and checks
