@@ -45,10 +45,10 @@ foreach(group "1-6" "7-11" "12-15" "16-19" "20-23" "24-27" "28-30" "31-33" "48" 
   string(REPLACE "-" "_" gname "${group}")
   add_test(NAME check_smpi_p${gname} COMMAND ${CLI} check --np ${group} --jobs 1)
 endforeach()
-# p = 100, sampled (it was a fifth of the suite's time): counts 0, 1, p+1
-# and 1009, roots 0 and p-1. The full case: ./collsim check --np 100
-add_test(NAME check_smpi_p100 COMMAND ${CLI} check --np 100 --jobs 1 --count 0,1,p+1,1009
-                                      --root 0,p-1)
+# p = 100, sampled (it was a fifth of the suite's time): counts 0, p+1
+# and 1009, roots 0 and p-1, not in place (in place is covered for p <= 64). The full case: ./collsim check --np 100
+add_test(NAME check_smpi_p100 COMMAND ${CLI} check --np 100 --jobs 1 --count 0,p+1,1009
+                                      --root 0,p-1 --no-in-place)
 
 # A real-MPI subset under mpirun (Open MPI, oversubscribed), up to 8 ranks.
 add_test(NAME check_mpi COMMAND ${CLI} check --backend mpi --np 1-8 --count 0,1,p-1,p+1,100)
@@ -129,9 +129,12 @@ add_test(NAME model_breaks COMMAND bash ${T}/model_breaks.sh ${CMAKE_SOURCE_DIR}
 # every registered algorithm but native to 1e-9 relative, Table I bounds of
 # the circulant algorithms, and the optimal ceilhalf reduce_scatter_block
 # formula with gamma = 0.
+# ctest samples p (every p up to 9, then primes, powers of two and their
+# neighbours); the full matrix, every p = 2..40:
+#   bash tests/model_vs_sim.sh build/collsim-cli 2-40 1,1000,4096,64K,1M
 set(MVS bash ${T}/model_vs_sim.sh ${CLI})
-add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-20 1,1000,4096,64K,1M)
-add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 21-40 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-9,11,13,15,16,17,19 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 23,24,29,31,32,33,37,40 1,1000,4096,64K,1M)
 add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
