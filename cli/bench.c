@@ -166,9 +166,7 @@ static void bench_print_osu(const cs_bench_req *q, const char *path, FILE *out) 
     int k, c[CS_BENCH_NCOL] = {0}, have = 0;
     while ((k = cs_csv_next(&r)) != 0) {
       if (k != 1) continue;
-      if (!have)
-        for (int i = 0; i < CS_BENCH_NCOL; i++)
-          c[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, i));
+      if (!have) cs_csv_cols(&r, CS_CSV_BENCH, c);
       have = 1;
       const char *al = cs_csv_get(&r, c[CS_BENCH_ALGO]), *b = cs_csv_get(&r, c[CS_BENCH_BYTES]);
       if (!al || !b || strcmp(al, q->algos[a])) continue;

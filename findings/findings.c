@@ -72,19 +72,17 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
     snprintf(err, errlen, "cannot read %s", path);
     return -1;
   }
-  int k, col[CS_BENCH_NCOL], have = 0, rows = 0, icran = -1;
+  int k, col[CS_BENCH_NCOL], have = 0, rows = 0;
   while ((k = cs_csv_next(&r)) != 0) {
     if (k != 1) continue;
     if (!have) {
-      for (int i = 0; i < CS_BENCH_NCOL; i++)
-        col[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, i));
+      cs_csv_cols(&r, CS_CSV_BENCH, col);
       if (col[CS_BENCH_ALGO] < 0 || col[CS_BENCH_BYTES] < 0 || col[CS_BENCH_MEDIAN] < 0) {
         snprintf(err, errlen, "%s is not a bench CSV (no algo, bytes, median_s columns)", path);
         cs_csv_close(&r);
         return -1;
       }
       have = 1;
-      icran = cs_csv_col(&r, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_RAN));
     }
     const char *c = cs_csv_get(&r, col[CS_BENCH_COLL]), *a = cs_csv_get(&r, col[CS_BENCH_ALGO]),
                *p = cs_csv_get(&r, col[CS_BENCH_P]), *b = cs_csv_get(&r, col[CS_BENCH_BYTES]),
@@ -96,7 +94,7 @@ int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t 
     int ai = index_of_algo(tb, a), si = index_of_size(tb, (long)bv);
     if (ai < 0 || si < 0) continue;
     tb->t[ai][si] = mv; /* a later row of the same case replaces an earlier one */
-    const char *ran = cs_csv_get(&r, icran);
+    const char *ran = cs_csv_get(&r, col[CS_BENCH_RAN]);
     snprintf(tb->ran[ai][si], sizeof tb->ran[ai][si], "%s", ran ? ran : "");
     rows++;
   }
@@ -307,9 +305,7 @@ int cs_gl_find(const char *path, cs_gl_findings *g, char *err, size_t errlen) {
   int k, col[CS_GUIDE_NCOL], have = 0;
   while ((k = cs_csv_next(&r)) != 0) {
     if (k != 1) continue;
-    if (!have)
-      for (int i = 0; i < CS_GUIDE_NCOL; i++)
-        col[i] = cs_csv_col(&r, cs_csv_colname(CS_CSV_GUIDELINES, i));
+    if (!have) cs_csv_cols(&r, CS_CSV_GUIDELINES, col);
     have = 1;
     const char *id = cs_csv_get(&r, col[CS_GUIDE_ID]), *side = cs_csv_get(&r, col[CS_GUIDE_SIDE]),
                *v = cs_csv_get(&r, col[CS_GUIDE_VIOLATED]),

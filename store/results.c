@@ -58,6 +58,10 @@ const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind) { return &schemas[kind];
 
 const char *cs_csv_colname(cs_csv_kind kind, int col) { return schemas[kind].cols[col].name; }
 
+void cs_csv_cols(const cs_csv_reader *r, cs_csv_kind kind, int *col) {
+  for (int i = 0; i < schemas[kind].ncols; i++) col[i] = cs_csv_col(r, schemas[kind].cols[i].name);
+}
+
 const char *cs_csv_header(cs_csv_kind kind, char *buf, size_t len) {
   const cs_csv_schema *s = &schemas[kind];
   size_t n = 0;
@@ -469,8 +473,7 @@ int cs_bench_read_samples(const char *path, const char *coll, const char *algo, 
   int n = 0, k, have = 0, col[CS_SAMPLES_NCOL];
   while ((k = cs_csv_next(&r)) != 0) {
     if (k != 1) continue;
-    if (!have)
-      for (int i = 0; i < CS_SAMPLES_NCOL; i++) col[i] = cs_csv_col(&r, samples_cols[i].name);
+    if (!have) cs_csv_cols(&r, CS_CSV_SAMPLES, col);
     have = 1;
     const char *c = cs_csv_get(&r, col[CS_SAMPLES_COLL]), *a = cs_csv_get(&r, col[CS_SAMPLES_ALGO]),
                *b = cs_csv_get(&r, col[CS_SAMPLES_BYTES]),

@@ -264,6 +264,9 @@ int cs_csv_open(cs_csv_reader *r, const char *path);
 int cs_csv_next(cs_csv_reader *r);
 /* The index of a column of the header, -1 if it has none (or no header yet). */
 int cs_csv_col(const cs_csv_reader *r, const char *name);
+/* col[i] = the header's index of column i of schema kind (-1 where the
+ * file has none), for every column of the schema (kind's *_NCOL entries). */
+void cs_csv_cols(const cs_csv_reader *r, cs_csv_kind kind, int *col);
 /* Field i of the current row, or NULL if i < 0 or the row is shorter. */
 const char *cs_csv_get(const cs_csv_reader *r, int i);
 void cs_csv_close(cs_csv_reader *r);
