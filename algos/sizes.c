@@ -2,6 +2,7 @@
 #include "sizes.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 
 cs_shape cs_coll_shape(cs_coll coll) {
@@ -24,10 +25,17 @@ long cs_size_elems(cs_coll coll, int p, long m, int size) {
 }
 
 const char *cs_size_str(double bytes, char *buf, size_t len) {
-  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) bytes /= 1024, u++;
-  snprintf(buf, len, "%.3g %s", bytes, unit[u]);
+  /* Exact: a whole number of GiB, MiB or KiB, otherwise bytes (a report's
+   * "37123 B" must not read as a rounded "36.3 KiB"). */
+  static const char *const unit[] = {"GiB", "MiB", "KiB"};
+  for (int u = 0; u < 3; u++) {
+    double scale = (double)(1L << (10 * (3 - u)));
+    if (bytes >= scale && fmod(bytes, scale) == 0) {
+      snprintf(buf, len, "%g %s", bytes / scale, unit[u]);
+      return buf;
+    }
+  }
+  snprintf(buf, len, "%.0f B", bytes);
   return buf;
 }
 

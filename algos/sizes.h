@@ -37,8 +37,9 @@ cs_shape cs_coll_shape(cs_coll coll);
  * for the others. */
 long cs_size_elems(cs_coll coll, int p, long m, int size);
 
-/* A size for people: "8 B", "4 KiB", "1.5 MiB" (binary units, at most 3
- * significant digits); returns buf. */
+/* A size for people, exact: "8 B", "4 KiB", "2 MiB", "1536 B", "1048575 B"
+ * (a binary unit only where the size is a whole number of it); returns buf.
+ * The one byte formatter: plots, reports, calibration and validation. */
 const char *cs_size_str(double bytes, char *buf, size_t len);
 /* Bytes the collective really moves for size m: cs_size_elems * size. */
 long cs_size_bytes(cs_coll coll, int p, long m, int size);

@@ -17,6 +17,7 @@
 #include "findings.h"
 #include "platgen.h"
 #include "registry.h"
+#include "sizes.h"
 
 /* The names the demo's text gives algorithms, all from the registry: the
  * non-native rows of coll in registry order, only those of family (NULL:
@@ -139,8 +140,8 @@ static void demo_sizes_run(const char *csv, char *buf, size_t len) {
     return;
   }
   snprintf(buf, len, "%s .. %s, %d sizes (as run; the bytes column)",
-           cs_fmt_bytes((double)tb.bytes[0], a, sizeof a),
-           cs_fmt_bytes((double)tb.bytes[tb.nsizes - 1], b, sizeof b), tb.nsizes);
+           cs_size_str((double)tb.bytes[0], a, sizeof a),
+           cs_size_str((double)tb.bytes[tb.nsizes - 1], b, sizeof b), tb.nsizes);
 }
 
 int cmd_demo(int argc, char **argv) {

@@ -6,17 +6,8 @@
 #include <string.h>
 
 #include "guidelines.h"
+#include "sizes.h"
 #include "results.h"
-
-const char *cs_fmt_bytes(double b, char *buf, size_t len) {
-  if (b >= 1048576 && fmod(b, 1048576) == 0)
-    snprintf(buf, len, "%g MiB", b / 1048576);
-  else if (b >= 1024 && fmod(b, 1024) == 0)
-    snprintf(buf, len, "%g KiB", b / 1024);
-  else
-    snprintf(buf, len, "%.0f B", b);
-  return buf;
-}
 
 const char *cs_fmt_time(double t, char *buf, size_t len) {
   if (t < 1e-3)
@@ -210,8 +201,8 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
                           const cs_bench_findings *f) {
   char b1[32], b2[32], t1[32], t2[32];
   fprintf(md, "**%s, %s, p = %d** (%d algorithms, %d sizes run: %s .. %s)\n\n", machine, tb->coll,
-          tb->p, tb->nalgos, tb->nsizes, cs_fmt_bytes((double)tb->bytes[0], b1, sizeof b1),
-          cs_fmt_bytes((double)tb->bytes[tb->nsizes - 1], b2, sizeof b2));
+          tb->p, tb->nalgos, tb->nsizes, cs_size_str((double)tb->bytes[0], b1, sizeof b1),
+          cs_size_str((double)tb->bytes[tb->nsizes - 1], b2, sizeof b2));
   if (!f->nband) {
     fprintf(md, "No size has two algorithms timed: nothing to compare.\n\n");
   } else {
@@ -223,7 +214,7 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
       const cs_band *b = &f->band[k];
       const char *name = f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
       fprintf(md, "| %s | %s | %s | %s | ", name,
-              cs_fmt_bytes((double)tb->bytes[b->size], b1, sizeof b1), tb->algo[b->winner],
+              cs_size_str((double)tb->bytes[b->size], b1, sizeof b1), tb->algo[b->winner],
               cs_fmt_time(b->t_win, t1, sizeof t1));
       if (b->second >= 0)
         fprintf(md, "%s | %.2fx | ", tb->algo[b->second], b->t_second / b->t_win);
@@ -243,10 +234,10 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
     for (int k = 0; k < f->nwin; k++) {
       fprintf(md, "%s%s ", k ? "; " : "", tb->algo[f->win_algo[k]]);
       if (f->win_from[k] == f->win_to[k])
-        fprintf(md, "at %s", cs_fmt_bytes((double)tb->bytes[f->win_from[k]], b1, sizeof b1));
+        fprintf(md, "at %s", cs_size_str((double)tb->bytes[f->win_from[k]], b1, sizeof b1));
       else
-        fprintf(md, "from %s to %s", cs_fmt_bytes((double)tb->bytes[f->win_from[k]], b1, sizeof b1),
-                cs_fmt_bytes((double)tb->bytes[f->win_to[k]], b2, sizeof b2));
+        fprintf(md, "from %s to %s", cs_size_str((double)tb->bytes[f->win_from[k]], b1, sizeof b1),
+                cs_size_str((double)tb->bytes[f->win_to[k]], b2, sizeof b2));
     }
     if (f->nwin > 1)
       fprintf(md, " (%d crossover%s).\n\n", f->nwin - 1, f->nwin > 2 ? "s" : "");
@@ -266,7 +257,7 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
       fprintf(md,
               "- Anomaly, explained: %s at %s takes %s (%s before, %s after): the algorithm "
               "that ran there is %s, against %s before and %s after.\n",
-              tb->algo[x->algo], cs_fmt_bytes((double)tb->bytes[x->size], b1, sizeof b1),
+              tb->algo[x->algo], cs_size_str((double)tb->bytes[x->size], b1, sizeof b1),
               cs_fmt_time(x->t, t1, sizeof t1), cs_fmt_time(x->t_prev, t2, sizeof t2),
               cs_fmt_time(x->t_next, b2, sizeof b2), rh, rp[0] ? rp : "?", rn[0] ? rn : "?");
       continue;
@@ -275,7 +266,7 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
             "- Anomaly: %s at %s takes %s, %.1fx %s its neighbours (%s before, %s after); "
             "times grow with size, so this point is suspect (a change of algorithm or "
             "protocol inside the library, or a measurement artefact).\n",
-            tb->algo[x->algo], cs_fmt_bytes((double)tb->bytes[x->size], b1, sizeof b1),
+            tb->algo[x->algo], cs_size_str((double)tb->bytes[x->size], b1, sizeof b1),
             cs_fmt_time(x->t, t1, sizeof t1),
             x->kind == CS_ANOM_SPIKE ? x->t / fmax(x->t_prev, x->t_next)
                                      : fmin(x->t_prev, x->t_next) / x->t,
@@ -350,7 +341,7 @@ void cs_findings_gl_md(FILE *md, const char *machine, const cs_gl_findings *g) {
     for (int k = 0; k < g->nworst[s]; k++)
       fprintf(md, "%s%s at %s (ratio %.2f)",
               k ? "; " : "; worst: ", cs_guideline_desc(g->worst[s][k].id),
-              cs_fmt_bytes((double)g->worst[s][k].bytes, b, sizeof b), g->worst[s][k].ratio);
+              cs_size_str((double)g->worst[s][k].bytes, b, sizeof b), g->worst[s][k].ratio);
     fprintf(md, "\n");
   }
 }

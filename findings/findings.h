@@ -113,8 +113,6 @@ void cs_findings_summary_md(FILE *md, const char *const *bench, const char *cons
                             int nbench, const char *const *gl, const char *const *gl_machine,
                             int ngl);
 
-/* "8 B", "64 KiB", "2 MiB", "1048575 B" (binary units only where exact). */
-const char *cs_fmt_bytes(double b, char *buf, size_t len);
 /* "12.3 us", "4.56 ms", "1.23 s". */
 const char *cs_fmt_time(double t, char *buf, size_t len);
 

@@ -1,6 +1,7 @@
 /* The meaning of "size m" (algos/sizes.h), case by case: the answers the
  * models, the front door, the driver and the PMPI library all rely on. */
 #include <stdio.h>
+#include <string.h>
 
 #include "sizes.h"
 
@@ -58,6 +59,26 @@ int main(void) {
   CHECK_EQ(cs_size_from_block(CS_allgather, 7, 0), 0);
   CHECK_EQ(cs_size_from_block(CS_allreduce, 7, 8), -1);
   CHECK_EQ(cs_size_from_block(CS_gather, 1 << 20, 1L << 62), -1);
+  /* The one byte formatter: a binary unit only where exact. */
+  static const struct {
+    double b;
+    const char *s;
+  } fmt[] = {{0, "0 B"},
+             {8, "8 B"},
+             {1000, "1000 B"},
+             {1024, "1 KiB"},
+             {1536, "1536 B"},
+             {65536, "64 KiB"},
+             {2097152, "2 MiB"},
+             {1048575, "1048575 B"},
+             {3221225472.0, "3 GiB"},
+             {1610612736.0, "1536 MiB"}};
+  for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+    char buf[32];
+    if (strcmp(cs_size_str(fmt[i].b, buf, sizeof buf), fmt[i].s))
+      fprintf(stderr, "cs_size_str(%.0f) = \"%s\", expected \"%s\"\n", fmt[i].b, buf, fmt[i].s),
+          failures++;
+  }
   /* SMPI's envelope. */
   CHECK_EQ(CS_SMPI_ENVELOPE, 16);
   if (failures)

@@ -193,7 +193,7 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A) {
 static const char *fmt_resid(const cs_calib_line *r, char *buf, size_t len) {
   char b[32];
   snprintf(buf, len, "%.1f%% (max %.0f%% at %s)", 100 * r->f.rms_rel, 100 * r->f.max_rel,
-           cs_fmt_bytes(r->f.x_max_rel, b, sizeof b));
+           cs_size_str(r->f.x_max_rel, b, sizeof b));
   return buf;
 }
 
@@ -210,7 +210,7 @@ static void print_line_pair(FILE *out, const char *an, const char *bn, const cs_
           rel_se(r->f.se_a, r->f.a), fmt_resid(r, res, sizeof res));
   fprintf(out, "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  %s, %d sizes %s..%s%s\n", bn, r->f.b,
           rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes,
-          cs_fmt_bytes(r->xmin, b1, sizeof b1), cs_fmt_bytes(r->xmax, b2, sizeof b2),
+          cs_size_str(r->xmin, b1, sizeof b1), cs_size_str(r->xmax, b2, sizeof b2),
           r->dropped ? " (sizes with a zero median time dropped)" : "");
 }
 
@@ -228,13 +228,13 @@ static void print_segments(FILE *out, const char *name, const cs_calib_line *r) 
           "    %s: %d segment%s (breakpoints from the data: DP + BIC), residual %.1f%% (max %.0f%% "
           "at %s) vs %.1f%% for one line\n",
           name, g->nseg, g->nseg == 1 ? "" : "s", 100 * g->rms_rel, 100 * g->max_rel,
-          cs_fmt_bytes(g->x_max_rel, b1, sizeof b1), 100 * line);
+          cs_size_str(g->x_max_rel, b1, sizeof b1), 100 * line);
   for (int i = 0; i < g->nseg; i++) {
     const cs_linfit *f = &g->seg[i];
     fprintf(out,
             "      m %s %-9s %-7s: %10.4g s +-%4.1f%% + %10.4g s/B +-%4.1f%% (%6.3g GB/s), "
             "residual %4.1f%%, %d sizes\n",
-            i ? ">" : ">=", i ? cs_fmt_bytes(floor(g->from[i]), b1, sizeof b1) : "0 B",
+            i ? ">" : ">=", i ? cs_size_str(floor(g->from[i]), b1, sizeof b1) : "0 B",
             i ? (g->crossing[i] ? "(kink)" : "(jump)") : "", f->a, rel_se(f->se_a, f->a), f->b,
             rel_se(f->se_b, f->b), f->b > 0 ? 1e-9 / f->b : 0.0, 100 * f->rms_rel, f->n);
   }

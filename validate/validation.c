@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sizes.h"
+
 void cs_val_set_init(cs_val_set *V) { memset(V, 0, sizeof *V); }
 
 void cs_val_set_free(cs_val_set *V) {
@@ -89,16 +91,6 @@ out:
 }
 
 /* ---- the report -------------------------------------------------------------------- */
-
-static const char *fmt_size(long b, char *buf, size_t len) {
-  if (b >= 1048576 && b % 1048576 == 0)
-    snprintf(buf, len, "%ld MiB", b / 1048576);
-  else if (b >= 1024 && b % 1024 == 0)
-    snprintf(buf, len, "%ld KiB", b / 1024);
-  else
-    snprintf(buf, len, "%ld B", b);
-  return buf;
-}
 
 static const char *pct(double x, char *buf, size_t len) {
   if (isfinite(x))
@@ -207,8 +199,8 @@ static void sizes_beyond(FILE *f, const cs_val_set *V, const cs_val_info *I) {
               "interval = median width of the measured 95%% intervals relative to the median):",
               100 * I->target_all, 100 * I->target_large);
     fprintf(f, "%s %s: model %s, simulation %s, interval %s", printed > 1 ? ";" : "",
-            fmt_size(sz[k], b1, sizeof b1), pct(med[0], b2, sizeof b2), pct(med[1], b3, sizeof b3),
-            pct(width, b4, sizeof b4));
+            cs_size_str((double)sz[k], b1, sizeof b1), pct(med[0], b2, sizeof b2),
+            pct(med[1], b3, sizeof b3), pct(width, b4, sizeof b4));
   }
   if (printed) fprintf(f, ".\n");
 out:
@@ -261,7 +253,7 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
     fprintf(f, "; all sizes: ");
     verdict(f, &a, I->target_all);
     fprintf(f, ". Worst %s (%s, %s).", pct(a.worst, b1, sizeof b1), a.worst_algo,
-            fmt_size(a.worst_bytes, b2, sizeof b2));
+            cs_size_str((double)a.worst_bytes, b2, sizeof b2));
     fprintf(f, " Stable cases only: m >= 64 KiB %s (%d of %d), all sizes %s (%d of %d).\n",
             pct(ls.median_stable, b3, sizeof b3), l.n - l.unstable, l.n,
             pct(as.median_stable, b4, sizeof b4), a.n - a.unstable, a.n);
@@ -273,8 +265,9 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
     for (int j = 0; j < k; j++) {
       const cs_val_case *c = &V->c[idx[j]];
       fprintf(f, "%s %s at %s: predicted %s s, measured %s s [%s, %s], %s%s", j ? ";" : "", c->algo,
-              fmt_size(c->bytes, b1, sizeof b1), secs(pr ? c->sim : c->model, b2, sizeof b2),
-              secs(c->meas, b3, sizeof b3), secs(c->lo, b4, sizeof b4), secs(c->hi, b5, sizeof b5),
+              cs_size_str((double)c->bytes, b1, sizeof b1),
+              secs(pr ? c->sim : c->model, b2, sizeof b2), secs(c->meas, b3, sizeof b3),
+              secs(c->lo, b4, sizeof b4), secs(c->hi, b5, sizeof b5),
               c->err[pr] > 0 ? "over by " : "under by ", pct(fabs(c->err[pr]), b6, sizeof b6));
     }
     fprintf(f, ".\n");
@@ -303,10 +296,10 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
       }
       char w1[64], w2[64];
       snprintf(w1, sizeof w1, "%s (%s)", pct(a.worst, b1, sizeof b1),
-               fmt_size(a.worst_bytes, b2, sizeof b2));
+               cs_size_str((double)a.worst_bytes, b2, sizeof b2));
       if (l.n)
         snprintf(w2, sizeof w2, "%s (%s)", pct(l.worst, b1, sizeof b1),
-                 fmt_size(l.worst_bytes, b2, sizeof b2));
+                 cs_size_str((double)l.worst_bytes, b2, sizeof b2));
       else
         snprintf(w2, sizeof w2, "-");
       fprintf(f, "| %s | %s | %s | %s | %s | %s | %s / %s | %d | %d |\n", names[i], pred_name[pr],
@@ -346,7 +339,7 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
                        : c->unstable[1]                 ? "unstable (simulation)"
                                                         : "";
     fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->algo,
-            fmt_size(c->bytes, b3, sizeof b3), secs(c->meas, b4, sizeof b4), iv, w,
+            cs_size_str((double)c->bytes, b3, sizeof b3), secs(c->meas, b4, sizeof b4), iv, w,
             secs(c->model, b5, sizeof b5), pct(c->err[0], b6, sizeof b6),
             secs(c->sim, b1, sizeof b1), pct(c->err[1], b2, sizeof b2), flag);
   }
