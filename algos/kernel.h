@@ -164,6 +164,13 @@ typedef int (*cs_piece_ag_fn)(const void *sendbuf, int scount, MPI_Datatype styp
 typedef int (*cs_piece_gv_fn)(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
                               const cs_layout *l, MPI_Datatype rtype, int root, MPI_Comm comm,
                               void *prepacked, const cs_ctx *ctx);
+/* The public entry of a reduce-scatter kernel from its piece: regular blocks of
+ * recvcount elements (recvcounts NULL: reduce_scatter_block) or recvcounts[]
+ * laid out back to back (reduce_scatter); MPI_IN_PLACE as the MPI standard
+ * says. Every reduce-scatter family's two entries are this one function. */
+int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, int recvcount,
+                      const int recvcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                      const cs_ctx *ctx);
 #define CS_PIECE_PARAMS_reduce_scatter                                                       \
   (const void *in, void *out, const cs_layout *l, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
    int inplace, const cs_ctx *ctx)

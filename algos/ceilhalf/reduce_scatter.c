@@ -96,25 +96,12 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
 
 int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int recvcount,
                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  int p;
-  MPI_Comm_size(comm, &p);
-  cs_layout l = cs_layout_regular(p, recvcount);
-  int inplace = sendbuf == MPI_IN_PLACE;
-  return cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                          inplace, ctx);
+  return cs_piece_rs_entry(cs_piece_reduce_scatter_ceilhalf, sendbuf, recvbuf, recvcount, NULL, dt,
+                           op, comm, ctx);
 }
 
 int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  int p;
-  MPI_Comm_size(comm, &p);
-  int *displs = malloc(sizeof(int) * (size_t)p);
-  if (!displs) return MPI_ERR_NO_MEM;
-  for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
-  cs_layout l = cs_layout_arrays(p, recvcounts, displs);
-  int inplace = sendbuf == MPI_IN_PLACE;
-  int rc = cs_piece_reduce_scatter_ceilhalf(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm,
-                                            inplace, ctx);
-  free(displs);
-  return rc;
+  return cs_piece_rs_entry(cs_piece_reduce_scatter_ceilhalf, sendbuf, recvbuf, 0, recvcounts, dt,
+                           op, comm, ctx);
 }

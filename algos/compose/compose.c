@@ -173,6 +173,27 @@ int cs_compose_verify(FILE *f) {
   return bad;
 }
 
+int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, int recvcount,
+                      const int recvcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                      const cs_ctx *ctx) {
+  int p;
+  MPI_Comm_size(comm, &p);
+  int *displs = NULL;
+  cs_layout l;
+  if (recvcounts) {
+    displs = malloc(sizeof(int) * (size_t)p);
+    if (!displs) return MPI_ERR_NO_MEM;
+    for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
+    l = cs_layout_arrays(p, recvcounts, displs);
+  } else {
+    l = cs_layout_regular(p, recvcount);
+  }
+  int inplace = sendbuf == MPI_IN_PLACE;
+  int rc = piece(inplace ? recvbuf : sendbuf, recvbuf, &l, dt, op, comm, inplace, ctx);
+  free(displs);
+  return rc;
+}
+
 static int refuse(const cs_algo_info *a, MPI_Comm comm, const char *err) {
   int rank;
   MPI_Comm_rank(comm, &rank);
