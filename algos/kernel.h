@@ -171,6 +171,20 @@ typedef int (*cs_piece_gv_fn)(const void *sendbuf, int scount, MPI_Datatype styp
 int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, int recvcount,
                       const int recvcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                       const cs_ctx *ctx);
+/* Defines a family's cs_reduce_scatter_block_FAM and cs_reduce_scatter_FAM
+ * from its piece cs_piece_reduce_scatter_FAM. */
+#define CS_RS_ENTRIES(fam)                                                                         \
+  int cs_reduce_scatter_block_##fam(const void *sendbuf, void *recvbuf, int recvcount,             \
+                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm,                     \
+                                    const cs_ctx *ctx) {                                           \
+    return cs_piece_rs_entry(cs_piece_reduce_scatter_##fam, sendbuf, recvbuf, recvcount, NULL, dt, \
+                             op, comm, ctx);                                                       \
+  }                                                                                                \
+  int cs_reduce_scatter_##fam(const void *sendbuf, void *recvbuf, const int recvcounts[],          \
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {      \
+    return cs_piece_rs_entry(cs_piece_reduce_scatter_##fam, sendbuf, recvbuf, 0, recvcounts, dt,   \
+                             op, comm, ctx);                                                       \
+  }
 #define CS_PIECE_PARAMS_reduce_scatter                                                       \
   (const void *in, void *out, const cs_layout *l, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
    int inplace, const cs_ctx *ctx)

@@ -94,14 +94,4 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
   return rc;
 }
 
-int cs_reduce_scatter_block_ceilhalf(const void *sendbuf, void *recvbuf, int recvcount,
-                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  return cs_piece_rs_entry(cs_piece_reduce_scatter_ceilhalf, sendbuf, recvbuf, recvcount, NULL, dt,
-                           op, comm, ctx);
-}
-
-int cs_reduce_scatter_ceilhalf(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  return cs_piece_rs_entry(cs_piece_reduce_scatter_ceilhalf, sendbuf, recvbuf, 0, recvcounts, dt,
-                           op, comm, ctx);
-}
+CS_RS_ENTRIES(ceilhalf)

@@ -163,18 +163,7 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   return rc;
 }
 
-int cs_reduce_scatter_block_circulant(const void *sendbuf, void *recvbuf, int recvcount,
-                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                                      const cs_ctx *ctx) {
-  return cs_piece_rs_entry(cs_piece_reduce_scatter_circulant, sendbuf, recvbuf, recvcount, NULL, dt,
-                           op, comm, ctx);
-}
-
-int cs_reduce_scatter_circulant(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  return cs_piece_rs_entry(cs_piece_reduce_scatter_circulant, sendbuf, recvbuf, 0, recvcounts, dt,
-                           op, comm, ctx);
-}
+CS_RS_ENTRIES(circulant)
 
 int cs_reduce_circulant(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                         int root, MPI_Comm comm, const cs_ctx *ctx) {
