@@ -124,19 +124,11 @@ int cmd_calibrate(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, var)                                                \
-  if (!strcmp(a, name)) {                                             \
-    if (!val) {                                                       \
-      fprintf(stderr, "collsim calibrate: %s needs a value\n", name); \
-      return 2;                                                       \
-    }                                                                 \
-    var = val;                                                        \
-    i++;                                                              \
-    continue;                                                         \
-  }
+#define OPT(name, var) CS_OPT("calibrate", name, var)
     OPT("--np", np_s)
-    OPT("--hostfile", hostfile) OPT("--backend", backend) OPT("--platform", platform)
-        OPT("--out", out) OPT("--samples", samples_path)
+    OPT("--hostfile", hostfile)
+    OPT("--backend", backend) OPT("--platform", platform) OPT("--out", out)
+        OPT("--samples", samples_path)
 #undef OPT
             if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;

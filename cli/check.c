@@ -135,22 +135,14 @@ int cmd_check(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, var)                                            \
-  if (!strcmp(a, name)) {                                         \
-    if (!val) {                                                   \
-      fprintf(stderr, "collsim check: %s needs a value\n", name); \
-      return 2;                                                   \
-    }                                                             \
-    var = val;                                                    \
-    i++;                                                          \
-    continue;                                                     \
-  }
+#define OPT(name, var) CS_OPT("check", name, var)
     OPT("--np", np)
     OPT("--coll", colls)
     OPT("--algo", algos)
     OPT("--count", count)
-    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
-        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
+    OPT("--counts", counts)
+    OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
+        OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;

@@ -8,6 +8,21 @@
 
 #define CS_MAX_ARGS 256
 
+/* Inside an option loop `for (int i = 1; i < argc; i++)` with locals
+ * `const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL`:
+ * takes option name's value into var (a string) and goes on with the next
+ * argument, or ends the command with status 2 when the value is missing. */
+#define CS_OPT(cmd, name, var)                                      \
+  if (!strcmp(a, name)) {                                           \
+    if (!val) {                                                     \
+      fprintf(stderr, "collsim %s: %s needs a value\n", cmd, name); \
+      return 2;                                                     \
+    }                                                               \
+    var = val;                                                      \
+    i++;                                                            \
+    continue;                                                       \
+  }
+
 typedef struct {
   char *v[CS_MAX_ARGS];
   int n;
