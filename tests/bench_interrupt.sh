@@ -12,12 +12,12 @@ cli=$1
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$cli" platform abg --np 128 --out "$tmp/p.xml" --hostfile "$tmp/p.hostfile" >/dev/null 2>&1 ||
+"$cli" platform abg --np 32 --out "$tmp/p.xml" --hostfile "$tmp/p.hostfile" >/dev/null 2>&1 ||
   { echo "FAILED: cannot write a platform"; exit 1; }
 csv=$tmp/b.csv
-bench=("$cli" bench --platform "$tmp/p.xml" --np 128 --coll allreduce --algos ceilhalf,circulant
-  --bytes 1-4M:x2 --out "$csv")
-want=$((2 * 23)) # two algorithms x 23 sizes
+bench=("$cli" bench --platform "$tmp/p.xml" --np 32 --coll allreduce --algos ceilhalf,circulant
+  --bytes 1-1M:x2 --out "$csv")
+want=$((2 * 21)) # two algorithms x 21 sizes
 rows() { local n; n=$(grep -c '^allreduce,' "$csv" 2>/dev/null); echo "${n:-0}"; }
 dups() { grep '^allreduce,' "$csv" | cut -d, -f2,4 | sort | uniq -d | wc -l; }
 
