@@ -9,6 +9,9 @@
  *   pp_intra, pp_inter  ping-pong of rank 0 with the first other rank of its own
  *                       node and with the first rank of the next node; one sample
  *                       per repetition = half the round-trip time
+ *   xchg_intra, xchg_inter  the same pairs exchange m bytes both ways at once
+ *                       (MPI_Sendrecv, as every exchange of the kernels); one
+ *                       sample = rank 0's time of one exchange
  *   flow_inter          k = 1..ppn ranks of node 0 each ping-pong with a partner
  *                       on node 1 at the same time; one sample per repetition =
  *                       the slowest pair's half round trip (>= 2 nodes only)
@@ -178,9 +181,18 @@ static void quiet_barrier(MPI_Comm comm) {
 }
 
 /* One round trip of m bytes between me and peer; returns half its time on
- * the initiating side (0 on the other). */
-static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char *rbuf, long m) {
+ * the initiating side (0 on the other). exchange: both send m bytes at once
+ * (MPI_Sendrecv) and the initiator's time of it is returned; the untimed
+ * operation before each timed one (measure_pair) leaves both sides within a
+ * message latency of each other. */
+static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char *rbuf, long m,
+                       int exchange) {
   double t0 = MPI_Wtime();
+  if (exchange) {
+    MPI_Sendrecv(sbuf, (int)m, MPI_BYTE, peer, CAL_TAG, rbuf, (int)m, MPI_BYTE, peer, CAL_TAG, comm,
+                 MPI_STATUS_IGNORE);
+    return initiator ? MPI_Wtime() - t0 : 0;
+  }
   if (initiator) {
     MPI_Send(sbuf, (int)m, MPI_BYTE, peer, CAL_TAG, comm);
     MPI_Recv(rbuf, (int)m, MPI_BYTE, peer, CAL_TAG, comm, MPI_STATUS_IGNORE);
@@ -195,9 +207,9 @@ static void row(FILE *f, const char *kind, const char *pair, int k, long m, int 
   if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t);
 }
 
-/* Ping-pong of rank 0 with rank q; every rank calls this. */
-static void measure_pingpong(MPI_Comm comm, const cal_layout *L, const cal_opts *o, int q,
-                             const char *kind, FILE *f, char *sbuf, char *rbuf) {
+/* Ping-pong (or exchange) of rank 0 with rank q; every rank calls this. */
+static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, int q, int exchange,
+                         const char *kind, FILE *f, char *sbuf, char *rbuf) {
   long sizes[MAX_SIZES];
   int ns = sizes_pingpong(o, sizes);
   char pair[32];
@@ -209,8 +221,9 @@ static void measure_pingpong(MPI_Comm comm, const cal_layout *L, const cal_opts 
     for (int r = -w; r < maxreps; r++) {
       for (int i = 0; i < ns; i++) {
         if (r >= reps_pingpong(o, sizes[i])) continue;
-        pingpong(comm, L->rank == 0 ? q : 0, L->rank == 0, sbuf, rbuf, sizes[i]); /* warms caches */
-        double t = pingpong(comm, L->rank == 0 ? q : 0, L->rank == 0, sbuf, rbuf, sizes[i]);
+        int peer = L->rank == 0 ? q : 0;
+        pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i], exchange); /* warms caches */
+        double t = pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i], exchange);
         if (r >= 0) row(f, kind, pair, 1, sizes[i], r, t);
       }
       if (f) fflush(f);
@@ -241,9 +254,9 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
     if (peer >= 0) {
       for (int r = -warmup(o); r < reps_flows(o); r++) {
         for (int i = 0; i < ns; i++) {
-          pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i]); /* warms caches */
+          pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i], 0); /* warms caches */
           MPI_Barrier(sub);
-          double t = pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i]), tmax = 0;
+          double t = pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i], 0), tmax = 0;
           MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
           if (r >= 0) row(f, kind, pair, k, sizes[i], r, tmax);
         }
@@ -409,13 +422,15 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   }
   MPI_Barrier(comm);
 
-  /* Ping-pong: intra-node, then inter-node. */
-  if (node_ranks(&L, 0) >= 2)
-    measure_pingpong(comm, &L, &o, L.members[1], cs_csv_calib_kind(CS_CALIB_PP_INTRA), f, sbuf,
-                     rbuf);
-  if (L.nnodes >= 2)
-    measure_pingpong(comm, &L, &o, L.members[L.off[1]], cs_csv_calib_kind(CS_CALIB_PP_INTER), f,
-                     sbuf, rbuf);
+  /* Ping-pong and exchange: intra-node, then inter-node. */
+  for (int x = 0; x < 2; x++) {
+    if (node_ranks(&L, 0) >= 2)
+      measure_pair(comm, &L, &o, L.members[1], x,
+                   cs_csv_calib_kind(x ? CS_CALIB_XCHG_INTRA : CS_CALIB_PP_INTRA), f, sbuf, rbuf);
+    if (L.nnodes >= 2)
+      measure_pair(comm, &L, &o, L.members[L.off[1]], x,
+                   cs_csv_calib_kind(x ? CS_CALIB_XCHG_INTER : CS_CALIB_PP_INTER), f, sbuf, rbuf);
+  }
 
   /* Concurrent flows. */
   int *snd = malloc(sizeof(int) * (size_t)L.size), *rcv = malloc(sizeof(int) * (size_t)L.size);
