@@ -157,6 +157,9 @@ static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
     m++;
   }
   r->sizes = m;
+  r->npts = m < CS_CALIB_MAXPTS ? m : CS_CALIB_MAXPTS;
+  memcpy(r->px, ox, sizeof(double) * (size_t)r->npts);
+  memcpy(r->py, oy, sizeof(double) * (size_t)r->npts);
   if (m > 0) r->xmin = ox[0], r->xmax = ox[m - 1];
   r->ok = cs_fit_linear_rel(ox, oy, m, &r->f, r->err, sizeof r->err) == 0;
   r->seg_ok =
@@ -338,11 +341,16 @@ static double envelope_alpha(double a, double beta) {
 }
 
 /* A segmented fit as the platform's cost (pwcost.h): thresholds at whole bytes
- * (integer sizes above from are above floor(from)). Network: a message's
- * intercept cannot be below its envelope's 16 b (SimGrid's latency factor would
- * be negative) and its slope must be > 0 (a bandwidth factor); both are raised
- * where the fit is below (counted in *adjusted). */
-static void seg_to_pw(const cs_segfit *g, int net, double min_b, cs_pw *pw, int *adjusted) {
+ * (integer sizes above from are above floor(from)). Network: SimGrid's latency
+ * factor cannot be negative, so a message's intercept cannot be below its
+ * envelope's 16 b. A segment whose fitted intercept is below that (a kink:
+ * the line of a steeper regime crosses 0 below its sizes) is refitted on its
+ * own sizes (L's medians) as t = b (m + 16), relative least squares:
+ * b = sum(x/t) / sum(x^2/t^2), x = m + 16; merely raising a to 16 b would add
+ * |a| to every size of the segment (2x at 8 MiB here). A slope not > 0 gets
+ * min_b. Both are counted in *adjusted. */
+static void seg_to_pw(const cs_segfit *g, int net, double min_b, const cs_calib_line *L, cs_pw *pw,
+                      int *adjusted) {
   memset(pw, 0, sizeof *pw);
   pw->n = g->nseg;
   for (int i = 0; i < g->nseg; i++) {
@@ -351,7 +359,17 @@ static void seg_to_pw(const cs_segfit *g, int net, double min_b, cs_pw *pw, int 
     pw->b[i] = g->seg[i].b;
     if (!net) continue;
     if (!(pw->b[i] > 0)) pw->b[i] = min_b, ++*adjusted;
-    if (pw->a[i] < CS_SMPI_ENVELOPE * pw->b[i]) pw->a[i] = CS_SMPI_ENVELOPE * pw->b[i], ++*adjusted;
+    if (pw->a[i] < CS_SMPI_ENVELOPE * pw->b[i]) {
+      double sxt = 0, sxx = 0;
+      for (int j = g->first[i]; j <= g->last[i] && j < L->npts; j++) {
+        double x = L->px[j] + CS_SMPI_ENVELOPE, t = L->py[j];
+        sxt += x / t;
+        sxx += x * x / (t * t);
+      }
+      if (sxx > 0 && sxt > 0) pw->b[i] = sxt / sxx;
+      pw->a[i] = CS_SMPI_ENVELOPE * pw->b[i];
+      ++*adjusted;
+    }
   }
 }
 
@@ -413,18 +431,19 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     } else {
       int adj = 0;
       if (L->seg_ok && L->seg.nseg > 1) {
-        seg_to_pw(&L->seg, 1, 1e-3 * C->pl.beta, &C->pl.net, &adj);
+        seg_to_pw(&L->seg, 1, 1e-3 * C->pl.beta, L, &C->pl.net, &adj);
         NOTE(
             "network: the %d segments of the %s-node %s, as smpi/lat-factor and\n"
             "smpi/bw-factor relative to alpha, beta (run under SMPI's network model)%s;\n",
             C->pl.net.n, which, op,
-            adj ? "; a slope not above 0 or an intercept below 16 b raised to the least valid"
+            adj ? "; a segment whose intercept is below 16 b (SimGrid's latency factor\n"
+                  "cannot be negative) refitted on its sizes as b (m + 16)"
                 : "");
       } else {
         NOTE("network: one segment fits the %s-node %s (no factors);\n", which, op);
       }
       if (A->reduce.seg_ok) {
-        seg_to_pw(&A->reduce.seg, 0, 0, &C->pl.local, &adj);
+        seg_to_pw(&A->reduce.seg, 0, 0, &A->reduce, &C->pl.local, &adj);
         NOTE(
             "local work: the %d segment%s of the MPI_Reduce_local fit (intercept = call\n"
             "overhead per charge), the hosts' collsim-local property.\n",

@@ -26,6 +26,8 @@ typedef struct {
   cs_calib_series s[CS_CALIB_NSERIES];
 } cs_calib_samples;
 
+#define CS_CALIB_MAXPTS 256
+
 typedef struct {
   int ok;
   cs_linfit f;
@@ -37,6 +39,9 @@ typedef struct {
   int seg_ok;
   cs_segfit seg;
   char seg_err[256];
+  /* The per-size medians fitted (the first CS_CALIB_MAXPTS), for refits. */
+  int npts;
+  double px[CS_CALIB_MAXPTS], py[CS_CALIB_MAXPTS];
 } cs_calib_line;
 
 /* Segmented fits: at most this many segments, each of at least CS_CALIB_SEG_MINPTS
