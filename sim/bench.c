@@ -122,6 +122,21 @@ static void wait_until(double start) {
   while (MPI_Wtime() < start) {}
 }
 
+double cs_window_start(MPI_Comm comm, double *window, int *late) {
+  MPI_Barrier(comm);
+  double t = now(), t1, t2;
+  MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
+  t = now();
+  MPI_Allreduce(&t, &t2, 1, MPI_DOUBLE, MPI_MAX, comm);
+  double d = t2 - t1;
+  if (d < 1e-6) d = 1e-6;
+  if (*window < 4 * d) *window = 4 * d;
+  double start = t2 + *window;
+  *late = now() > start;
+  wait_until(start);
+  return start;
+}
+
 /* Whether MPI_Wtime is one clock for all processes of comm. */
 static int global_clock(MPI_Comm comm) {
 #ifdef SMPI_H
@@ -433,17 +448,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         if (simulated) {
           t0 = now(); /* the instant of the last agreement, the same for all */
         } else if (global) {
-          MPI_Barrier(comm);
-          double t = now(), t1, t2;
-          MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
-          t = now();
-          MPI_Allreduce(&t, &t2, 1, MPI_DOUBLE, MPI_MAX, comm);
-          double d = t2 - t1;
-          if (d < 1e-6) d = 1e-6;
-          if (window < 4 * d) window = 4 * d;
-          start = t2 + window;
-          mine[1] = now() > start;
-          wait_until(start);
+          int late;
+          start = cs_window_start(comm, &window, &late);
+          mine[1] = late;
         } else {
           MPI_Barrier(comm);
           start = now();

@@ -11,7 +11,8 @@
  *                       per repetition = half the round-trip time
  *   xchg_intra, xchg_inter  the same pairs exchange m bytes both ways at once
  *                       (MPI_Sendrecv, as every exchange of the kernels); one
- *                       sample = rank 0's mean time of one exchange in a batch
+ *                       sample = one exchange from a common start to the later
+ *                       end, timed as bench times a collective
  *   flow_inter          k = 1..ppn ranks of node 0 each ping-pong with a partner
  *                       on node 1 at the same time; one sample per repetition =
  *                       the slowest pair's half round trip (>= 2 nodes only)
@@ -181,28 +182,9 @@ static void quiet_barrier(MPI_Comm comm) {
 }
 
 /* One round trip of m bytes between me and peer; returns half its time on
- * the initiating side (0 on the other). exchange: both send m bytes at once
- * (MPI_Sendrecv), a batch of back-to-back exchanges moving >= 1 MiB (at most
- * 100; one under SMPI, whose clock is exact), and the initiator's mean time
- * of one is returned: the period of the exchange. One exchange timed alone is
- * biased low when the partner is ahead (rank 0 also writes the samples): its
- * message is already there and only the local copy is timed (0.43 us at 1 KiB
- * here against 1.1 us for an exchange in a loop or after a barrier). */
-static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char *rbuf, long m,
-                       int exchange) {
+ * the initiating side (0 on the other). */
+static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char *rbuf, long m) {
   double t0 = MPI_Wtime();
-  if (exchange) {
-#ifdef SMPI_H
-    long batch = 1;
-#else
-    long batch = m > 0 ? ((1L << 20) + m - 1) / m : 100;
-    if (batch > 100) batch = 100;
-#endif
-    for (long b = 0; b < batch; b++)
-      MPI_Sendrecv(sbuf, (int)m, MPI_BYTE, peer, CAL_TAG, rbuf, (int)m, MPI_BYTE, peer, CAL_TAG,
-                   comm, MPI_STATUS_IGNORE);
-    return initiator ? (MPI_Wtime() - t0) / (double)batch : 0;
-  }
   if (initiator) {
     MPI_Send(sbuf, (int)m, MPI_BYTE, peer, CAL_TAG, comm);
     MPI_Recv(rbuf, (int)m, MPI_BYTE, peer, CAL_TAG, comm, MPI_STATUS_IGNORE);
@@ -217,6 +199,49 @@ static void row(FILE *f, const char *kind, const char *pair, int k, long m, int 
   if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t);
 }
 
+/* One exchange of m bytes both ways (MPI_Sendrecv) between the two processes
+ * of pair, timed as bench times a collective: from a common start
+ * (cs_window_start) to the later end; returns that on both. Under SMPI the
+ * preceding untimed exchange ends at one simulated instant on both sides,
+ * the start. Timed alone right after another exchange, an exchange is
+ * biased low when the partner is ahead (rank 0 also writes the samples):
+ * its message is already there and only the local copy is timed (0.43 us
+ * at 1 KiB here, against 1.1 us after a barrier). A pair without one clock
+ * (another node, no MPI_WTIME_IS_GLOBAL) starts after a barrier. */
+static double exchange_once(MPI_Comm pair, int global, char *sbuf, char *rbuf, long m) {
+  int me, late = 0;
+  MPI_Comm_rank(pair, &me);
+  double window = 0;
+  for (;;) {
+    double t0;
+#ifdef SMPI_H
+    (void)global;
+    t0 = MPI_Wtime();
+#else
+    if (global) {
+      t0 = cs_window_start(pair, &window, &late);
+    } else {
+      MPI_Barrier(pair);
+      t0 = MPI_Wtime();
+    }
+#endif
+    MPI_Sendrecv(sbuf, (int)m, MPI_BYTE, 1 - me, CAL_TAG, rbuf, (int)m, MPI_BYTE, 1 - me, CAL_TAG,
+                 pair, MPI_STATUS_IGNORE);
+    double v[2] = {MPI_Wtime() - t0, late}, all[2];
+    MPI_Allreduce(v, all, 2, MPI_DOUBLE, MPI_MAX, pair);
+    if (all[1] == 0) return all[0];
+    window *= 10; /* somebody was late: again, with a wider window */
+  }
+}
+
+/* Whether MPI_Wtime is one clock for the processes of comm. */
+static int one_clock(MPI_Comm comm, int same_node) {
+  int *flag, found;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
+  (void)comm;
+  return same_node || (found && *flag);
+}
+
 /* Ping-pong (or exchange) of rank 0 with rank q; every rank calls this. */
 static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, int q, int exchange,
                          const char *kind, FILE *f, char *sbuf, char *rbuf) {
@@ -224,6 +249,10 @@ static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, 
   int ns = sizes_pingpong(o, sizes);
   char pair[32];
   snprintf(pair, sizeof pair, "0-%d", q);
+  MPI_Comm pc = MPI_COMM_NULL; /* ranks 0 and q, as 0 and 1 */
+  if (exchange)
+    MPI_Comm_split(comm, L->rank == 0 || L->rank == q ? 0 : MPI_UNDEFINED, L->rank, &pc);
+  int global = exchange && one_clock(comm, L->node_of[0] == L->node_of[q]);
   if (L->rank == 0 || L->rank == q) {
     int maxreps = 0, w = warmup(o);
     for (int i = 0; i < ns; i++)
@@ -232,13 +261,20 @@ static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, 
       for (int i = 0; i < ns; i++) {
         if (r >= reps_pingpong(o, sizes[i])) continue;
         int peer = L->rank == 0 ? q : 0;
-        pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i], exchange); /* warms caches */
-        double t = pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i], exchange);
+        double t;
+        if (exchange) {
+          exchange_once(pc, global, sbuf, rbuf, sizes[i]); /* warms caches */
+          t = exchange_once(pc, global, sbuf, rbuf, sizes[i]);
+        } else {
+          pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]); /* warms caches */
+          t = pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]);
+        }
         if (r >= 0) row(f, kind, pair, 1, sizes[i], r, t);
       }
       if (f) fflush(f);
     }
   }
+  if (pc != MPI_COMM_NULL) MPI_Comm_free(&pc);
   quiet_barrier(comm);
 }
 
@@ -264,9 +300,9 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
     if (peer >= 0) {
       for (int r = -warmup(o); r < reps_flows(o); r++) {
         for (int i = 0; i < ns; i++) {
-          pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i], 0); /* warms caches */
+          pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i]); /* warms caches */
           MPI_Barrier(sub);
-          double t = pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i], 0), tmax = 0;
+          double t = pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i]), tmax = 0;
           MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
           if (r >= 0) row(f, kind, pair, k, sizes[i], r, tmax);
         }
