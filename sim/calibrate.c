@@ -206,8 +206,8 @@ static void row(FILE *f, const char *kind, const char *pair, int k, long m, int 
  * the start. Timed alone right after another exchange, an exchange is
  * biased low when the partner is ahead (rank 0 also writes the samples):
  * its message is already there and only the local copy is timed (0.43 us
- * at 1 KiB here, against 1.1 us after a barrier). A pair without one clock
- * (another node, no MPI_WTIME_IS_GLOBAL) starts after a barrier. */
+ * at 1 KiB here, against 1.1 us after a barrier). A pair on two nodes (no
+ * common clock) starts after a barrier. */
 static double exchange_once(MPI_Comm pair, int global, char *sbuf, char *rbuf, long m) {
   int me, late = 0;
   MPI_Comm_rank(pair, &me);
@@ -216,30 +216,22 @@ static double exchange_once(MPI_Comm pair, int global, char *sbuf, char *rbuf, l
     double t0;
 #ifdef SMPI_H
     (void)global;
-    t0 = MPI_Wtime();
+    t0 = cs_now();
 #else
     if (global) {
       t0 = cs_window_start(pair, &window, &late);
     } else {
       MPI_Barrier(pair);
-      t0 = MPI_Wtime();
+      t0 = cs_now();
     }
 #endif
     MPI_Sendrecv(sbuf, (int)m, MPI_BYTE, 1 - me, CAL_TAG, rbuf, (int)m, MPI_BYTE, 1 - me, CAL_TAG,
                  pair, MPI_STATUS_IGNORE);
-    double v[2] = {MPI_Wtime() - t0, late}, all[2];
+    double v[2] = {cs_now() - t0, late}, all[2];
     MPI_Allreduce(v, all, 2, MPI_DOUBLE, MPI_MAX, pair);
     if (all[1] == 0) return all[0];
     window *= 10; /* somebody was late: again, with a wider window */
   }
-}
-
-/* Whether MPI_Wtime is one clock for the processes of comm. */
-static int one_clock(MPI_Comm comm, int same_node) {
-  int *flag, found;
-  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
-  (void)comm;
-  return same_node || (found && *flag);
 }
 
 /* Ping-pong (or exchange) of rank 0 with rank q; every rank calls this. */
@@ -252,7 +244,7 @@ static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, 
   MPI_Comm pc = MPI_COMM_NULL; /* ranks 0 and q, as 0 and 1 */
   if (exchange)
     MPI_Comm_split(comm, L->rank == 0 || L->rank == q ? 0 : MPI_UNDEFINED, L->rank, &pc);
-  int global = exchange && one_clock(comm, L->node_of[0] == L->node_of[q]);
+  int global = L->node_of[0] == L->node_of[q]; /* cs_now: one clock per host */
   if (L->rank == 0 || L->rank == q) {
     int maxreps = 0, w = warmup(o);
     for (int i = 0; i < ns; i++)
