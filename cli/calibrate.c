@@ -39,6 +39,9 @@ static void cal_usage(FILE *f) {
       "  --reps N         repetitions per size (default: ping-pong 100/40/20 by size, flows 20,\n"
       "                   local work 20; --quick 10/5/5), after 5 (--quick 2) warm-ups\n"
       "  --max-bytes B    largest message and local-work size (default 16 MiB, --quick 1 MiB)\n"
+      "  --net W          the measurement an abg platform's network is fitted to: exchange\n"
+      "                   (MPI_Sendrecv both ways at once, as the kernels do; default) or\n"
+      "                   pingpong (one direction at a time)\n"
       "  --no-verify      skip the smpirun re-measurement of the written platform\n"
       "  --linear         one alpha-beta line and one gamma (no segments: the platform runs\n"
       "                   under CM02 like `collsim platform abg`)\n"
@@ -118,7 +121,7 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
 
 int cmd_calibrate(int argc, char **argv) {
   const char *np_s = "2", *hostfile = NULL, *backend = "mpi", *platform = NULL,
-             *out = "results/calibrate/platform.xml", *samples_path = NULL;
+             *out = "results/calibrate/platform.xml", *samples_path = NULL, *net = "exchange";
   int quick = 0, reps = 0, do_verify = 1, linear = 0;
   long max_bytes = 0;
   for (int i = 1; i < argc; i++) {
@@ -127,10 +130,10 @@ int cmd_calibrate(int argc, char **argv) {
 #define OPT(name, var) CS_OPT("calibrate", name, var)
     OPT("--np", np_s)
     OPT("--hostfile", hostfile)
-    OPT("--backend", backend) OPT("--platform", platform) OPT("--out", out)
-        OPT("--samples", samples_path)
+    OPT("--backend", backend)
+    OPT("--platform", platform) OPT("--out", out) OPT("--samples", samples_path) OPT("--net", net)
 #undef OPT
-            if (!strcmp(a, "--quick")) quick = 1;
+        if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;
     else if (!strcmp(a, "--linear")) linear = 1;
     else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
@@ -157,10 +160,15 @@ int cmd_calibrate(int argc, char **argv) {
       fprintf(
           stderr,
           "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "
-          "--out, --samples, --quick, --reps, --max-bytes, --no-verify, --linear, --help)\n",
+          "--out, --samples, --net, --quick, --reps, --max-bytes, --no-verify, --linear, --help)\n",
           a);
       return 2;
     }
+  }
+  int pingpong = !strcmp(net, "pingpong");
+  if (!pingpong && strcmp(net, "exchange")) {
+    fprintf(stderr, "collsim calibrate: unknown --net '%s' (valid: exchange, pingpong)\n", net);
+    return 2;
   }
   int smpi = !strcmp(backend, "smpi");
   if (!smpi && strcmp(backend, "mpi")) {
@@ -239,7 +247,7 @@ int cmd_calibrate(int argc, char **argv) {
   cs_calib_analyze(&S, &A);
   cs_calib_print_analysis(stdout, &S, &A);
   cs_calib_platform C;
-  if (cs_calib_choose_platform(&S, &A, linear, &C)) goto done;
+  if (cs_calib_choose_platform(&S, &A, linear, pingpong, &C)) goto done;
   if (!smpi && !hostfile && cores > 0 && np > cores) {
     /* Said in the platform's comment too, so that validate's report quotes it. */
     size_t nl = strlen(C.note);

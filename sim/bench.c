@@ -17,8 +17,9 @@
  * ReproMPI-style window synchronization: the processes agree on a start
  * time in the future and wait for it; one that arrives after the start (the
  * window was too short) makes the repetition count as invalid and it is
- * redone with a wider window. That is done with MPI_Wtime when it is global
- * (one node, or MPI_WTIME_IS_GLOBAL); otherwise each process measures from
+ * redone with a wider window. That is done with CLOCK_MONOTONIC (cs_now: not
+ * MPI_Wtime, whose origin is per process in Open MPI) when all processes are
+ * on one host; otherwise each process measures from
  * its own exit of a barrier (OSU/IMB style) and the header says so.
  *
  * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
@@ -36,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -114,23 +116,54 @@ static void bfree(void *p, int shared) {
   free(p);
 }
 
-static double now(void) { return MPI_Wtime(); }
+/* The driver's clock. Real MPI: CLOCK_MONOTONIC, one clock for every process
+ * of a host. Not MPI_Wtime: Open MPI 4.1 counts it from a per-process origin
+ * (its first call), so two processes of one host differ by the instants of
+ * their first calls (measured here: 0.3 us in one run, 22 us in another, up
+ * to ms), and a common start computed from it started one process that much
+ * early, adding the difference to every measured time (a 0-byte exchange
+ * measured 6-15 us in a run instead of ~0.5 us). SMPI: the simulated clock. */
+double cs_now(void) {
+#ifdef SMPI_H
+  return MPI_Wtime();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+static double now(void) { return cs_now(); }
 
 /* Waits until the common start time (real MPI only: in simulation the
  * agreement itself is the common start, see agree_max). */
 static void wait_until(double start) {
-  while (MPI_Wtime() < start) {}
+  while (cs_now() < start) {}
 }
 
-/* Whether MPI_Wtime is one clock for all processes of comm. */
+double cs_window_start(MPI_Comm comm, double *window, int *late) {
+  MPI_Barrier(comm);
+  double t = now(), t1, t2;
+  MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
+  t = now();
+  MPI_Allreduce(&t, &t2, 1, MPI_DOUBLE, MPI_MAX, comm);
+  double d = t2 - t1;
+  if (d < 1e-6) d = 1e-6;
+  if (*window < 4 * d) *window = 4 * d;
+  double start = t2 + *window;
+  *late = now() > start;
+  wait_until(start);
+  return start;
+}
+
+/* Whether cs_now is one clock for all processes of comm: the simulated
+ * clock, or all processes on one host (CLOCK_MONOTONIC). MPI_WTIME_IS_GLOBAL
+ * says nothing about it. */
 static int global_clock(MPI_Comm comm) {
 #ifdef SMPI_H
   (void)comm;
   return 1;
 #else
-  int *flag, found, one = 1, all;
-  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
-  if (found && *flag) return 1;
+  int one = 1, all;
   /* Same host for all processes: one clock. */
   MPI_Comm node;
   int n, p;
@@ -433,17 +466,9 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         if (simulated) {
           t0 = now(); /* the instant of the last agreement, the same for all */
         } else if (global) {
-          MPI_Barrier(comm);
-          double t = now(), t1, t2;
-          MPI_Allreduce(&t, &t1, 1, MPI_DOUBLE, MPI_MAX, comm);
-          t = now();
-          MPI_Allreduce(&t, &t2, 1, MPI_DOUBLE, MPI_MAX, comm);
-          double d = t2 - t1;
-          if (d < 1e-6) d = 1e-6;
-          if (window < 4 * d) window = 4 * d;
-          start = t2 + window;
-          mine[1] = now() > start;
-          wait_until(start);
+          int late;
+          start = cs_window_start(comm, &window, &late);
+          mine[1] = late;
         } else {
           MPI_Barrier(comm);
           start = now();

@@ -2,11 +2,28 @@
  * by ./collsim under smpirun or mpirun. */
 #include <stdio.h>
 #include <string.h>
+#ifndef SMPI_HELPERS_H /* force-included in the SMPI build, which needs no mallopt */
+#include <malloc.h>
+#endif
 
 #include "driver.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+#ifndef SMPI_HELPERS_H
+  /* Real MPI: freed memory stays in the process (no trimming of the heap,
+   * no mmap per large block), so a kernel's temporaries of one call are the
+   * warm memory of the next, as in a long-running application. With glibc's
+   * defaults, a kernel that frees two temporaries of m bytes shrinks the heap
+   * (free top > M_TRIM_THRESHOLD, which glibc raises to 2x the largest freed
+   * mmap block) and faults the pages in again on the next call. A page fault
+   * costs ~20 us on the VM collsim was developed on (1 MiB fresh: 5 ms, warm:
+   * 0.01-0.1 ms), which made circulant allreduce 40-150x slower than
+   * butterfly (one temporary, not trimmed) from 256 KiB on: docs/calibrate.md
+   * "Page faults". 32 MiB is glibc's largest mmap threshold. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "check"))
     rc = cs_check_main(argc - 1, argv + 1, MPI_COMM_WORLD);

@@ -12,6 +12,19 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm);
 
 #include "../algos/registry.h"
 
+/* Real MPI with one clock for all processes of comm (sim/bench.c): the
+ * ReproMPI-style common start. The processes agree on a start time
+ * max(now) + *window (*window raised to 4x the time of one agreement, and
+ * never lowered), wait for it, and return it; *late is 1 if this process got
+ * there after the start (the caller redoes the repetition with *window x 10
+ * if any process was late). Used by bench for collectives and by calibrate
+ * for exchanges, so that both are timed the same way. */
+double cs_window_start(MPI_Comm comm, double *window, int *late);
+/* The driver's clock (seconds): CLOCK_MONOTONIC on a real MPI (one clock per
+ * host; not MPI_Wtime, whose origin is per process in Open MPI 4.1), the
+ * simulated clock under SMPI. */
+double cs_now(void);
+
 /* Verification of timing runs (sim/check.c): one call of the collective with
  * algorithm a (name: as --algos gives it) on real buffers, checked against
  * the check harness's formulas. count is the call's count (vector, block,

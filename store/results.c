@@ -129,8 +129,9 @@ void cs_csv_calib_node(FILE *f, int node, int ranks, int first, const char *host
   fprintf(f, "# node %d ranks=%d first=%d host=%s\n", node, ranks, first, host);
 }
 
-static const char *const calib_kinds[CS_CALIB_NSERIES] = {"pp_intra",   "pp_inter", "flow_inter",
-                                                          "flow_intra", "reduce",   "memcpy"};
+static const char *const calib_kinds[CS_CALIB_NSERIES] = {"pp_intra",   "pp_inter",  "flow_inter",
+                                                          "flow_intra", "reduce",    "memcpy",
+                                                          "xchg_intra", "xchg_inter"};
 
 const char *cs_csv_calib_kind(int kind) { return calib_kinds[kind]; }
 

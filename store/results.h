@@ -190,6 +190,8 @@ enum {
   CS_CALIB_FLOW_INTRA,
   CS_CALIB_REDUCE,
   CS_CALIB_MEMCPY,
+  CS_CALIB_XCHG_INTRA, /* MPI_Sendrecv both ways at once (what the kernels do) */
+  CS_CALIB_XCHG_INTER,
   CS_CALIB_NSERIES
 };
 /* The name of a kind ("pp_intra", ...), and the kind of a name (-1: none). */

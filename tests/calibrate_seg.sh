@@ -19,10 +19,15 @@ grep -q '^verify: ok' "$tmp/out" || { cat "$tmp/out"; echo "FAIL: verify"; exit 
 # The written platform reproduces its segments under smpirun: every size of the
 # network to 1e-9; local work to 1e-7 (its times of ~1e-8 s are differences of
 # clock readings around 1 s: double rounding).
-grep -E '^  (network|local) +every size' "$tmp/out"
+grep -E '^  (network|exchange|local) +every size' "$tmp/out"
+# The network segments were fitted to the exchange (the default --net); on the
+# platform's full-duplex links the simulated exchange and ping-pong both follow them.
+grep -q 'exchange fit,' "$tmp/c.xml" ||
+  { echo "FAIL: the platform's network is not the exchange's fit"; exit 1; }
 awk '$1 == "network" && $2 == "every" { n = 1; if ($NF + 0 > 1e-9) bad = 1 }
+     $1 == "exchange" && $2 == "every" { x = 1; if ($NF + 0 > 1e-9) bad = 1 }
      $1 == "local" && $2 == "every" { l = 1; if ($NF + 0 > 1e-7) bad = 1 }
-     END { exit !(n && l && !bad) }' "$tmp/out" || { echo "FAIL: verify differences"; exit 1; }
+     END { exit !(n && x && l && !bad) }' "$tmp/out" || { echo "FAIL: verify differences"; exit 1; }
 line=$(grep -o 'collsim-model:.*' "$tmp/c.xml")
 want_net=$(grep -o ' net=[^ ]*' "$tmp/m.xml" | cut -d= -f2)
 want_loc=$(grep -o ' local=[^ ]*' "$tmp/m.xml" | cut -d= -f2)

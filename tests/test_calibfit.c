@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "calibfit.h"
+#include "calibration.h"
+#include "sizes.h"
 #include "pwcost.h"
 
 static int fails, checks;
@@ -308,6 +310,72 @@ static void test_pwcost(void) {
         "pwcost: '-' is the empty cost");
 }
 
+/* The platform from the fits (calibration.c): on one node its network is the
+ * exchange's fit, not the ping-pong's (--net pingpong: the ping-pong's); a
+ * kinked segment whose intercept is negative (SimGrid's latency factor
+ * cannot be) is refitted on its own sizes as b (m + 16), not raised. */
+static void test_platform_from_fits(void) {
+  static double k[3][64], x[3][64], y[3][64];
+  static cs_calib_samples S;
+  static int ranks[1] = {2};
+  static char host[1][64] = {"h"};
+  memset(&S, 0, sizeof S);
+  S.np = 2;
+  S.nodes = 1;
+  S.node_ranks = ranks;
+  S.node_host = host;
+  double sz[64];
+  int ns = pp_sizes(sz);
+  /* exchange: 1 us + 1e-10 s/B, and from 2 MB on -2e-4 s + 2e-10 s/B (a kink:
+   * the lines cross at 2 MB); ping-pong: half the exchange's slope; reduce. */
+  const int kinds[3] = {CS_CALIB_XCHG_INTRA, CS_CALIB_PP_INTRA, CS_CALIB_REDUCE};
+  for (int q = 0; q < 3; q++) {
+    cs_calib_series *se = &S.s[kinds[q]];
+    se->k = k[q], se->x = x[q], se->y = y[q];
+    int n = 0;
+    for (int i = 0; i < ns; i++) {
+      double m = sz[i];
+      if (q == 2 && m < 16) continue;
+      double t = m <= 2e6 ? 1e-6 + 1e-10 * m : -2e-4 + 2e-10 * m;
+      if (q == 1) t = 1e-6 + 0.5e-10 * m;
+      if (q == 2) t = 1e-8 + 2e-11 * m;
+      k[q][n] = 1, x[q][n] = m, y[q][n] = t, n++;
+    }
+    se->n = se->cap = n;
+  }
+  cs_calib_analysis A;
+  cs_calib_analyze(&S, &A);
+  cs_calib_platform C;
+  check(cs_calib_choose_platform(&S, &A, 0, 0, &C) == 0, "platform from the fits: chosen");
+  near(C.pl.beta, A.xintra.f.b, 1e-12, "one node: beta is the exchange's slope");
+  check(C.pl.net.n == 2, "exchange: two network segments");
+  int last = C.pl.net.n - 1;
+  double b = C.pl.net.b[last];
+  check(C.pl.net.a[last] == CS_SMPI_ENVELOPE * b,
+        "negative intercept: segment refitted as b (m + 16)");
+  /* The refit is the relative least-squares line through -16: its own formula. */
+  double sxt = 0, sxx = 0, ss_refit = 0, ss_raised = 0;
+  int nseg = 0;
+  for (int i = 0; i < S.s[CS_CALIB_XCHG_INTRA].n; i++) {
+    double m = x[0][i], t = y[0][i];
+    if (m <= 2e6) continue;
+    sxt += (m + 16) / t;
+    sxx += (m + 16) * (m + 16) / (t * t);
+    double e = (cs_pw_eval(&C.pl.net, m) - t) / t;
+    double r = (CS_SMPI_ENVELOPE * 2e-10 + 2e-10 * m - t) / t; /* a raised to 16 b */
+    ss_refit += e * e, ss_raised += r * r, nseg++;
+  }
+  near(b, sxt / sxx, 1e-9, "refit slope = sum(x/t) / sum(x^2/t^2)");
+  double rms_refit = sqrt(ss_refit / nseg), rms_raised = sqrt(ss_raised / nseg);
+  char msg[160];
+  snprintf(msg, sizeof msg,
+           "refit: RMS relative error over the segment %.1f%% < 25%% and below raising a (%.1f%%)",
+           100 * rms_refit, 100 * rms_raised);
+  check(rms_refit < 0.25 && rms_refit < rms_raised, msg);
+  check(cs_calib_choose_platform(&S, &A, 0, 1, &C) == 0, "--net pingpong: chosen");
+  near(C.pl.beta, A.intra.f.b, 1e-12, "--net pingpong: beta is the ping-pong's slope");
+}
+
 int main(void) {
   test_median();
   test_linear();
@@ -315,6 +383,7 @@ int main(void) {
   test_flows();
   test_segmented();
   test_pwcost();
+  test_platform_from_fits();
   printf("%d checks, %d failed\n", checks, fails);
   return fails ? 1 : 0;
 }

@@ -157,6 +157,9 @@ static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
     m++;
   }
   r->sizes = m;
+  r->npts = m < CS_CALIB_MAXPTS ? m : CS_CALIB_MAXPTS;
+  memcpy(r->px, ox, sizeof(double) * (size_t)r->npts);
+  memcpy(r->py, oy, sizeof(double) * (size_t)r->npts);
   if (m > 0) r->xmin = ox[0], r->xmax = ox[m - 1];
   r->ok = cs_fit_linear_rel(ox, oy, m, &r->f, r->err, sizeof r->err) == 0;
   r->seg_ok =
@@ -172,6 +175,8 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A) {
   memset(A, 0, sizeof *A);
   fit_series(&S->s[CS_CALIB_PP_INTRA], &A->intra);
   fit_series(&S->s[CS_CALIB_PP_INTER], &A->inter);
+  fit_series(&S->s[CS_CALIB_XCHG_INTRA], &A->xintra);
+  fit_series(&S->s[CS_CALIB_XCHG_INTER], &A->xinter);
   fit_series(&S->s[CS_CALIB_REDUCE], &A->reduce);
   fit_series(&S->s[CS_CALIB_MEMCPY], &A->memcpy);
   A->flows_inter = S->s[CS_CALIB_FLOW_INTER].n > 0;
@@ -259,6 +264,14 @@ void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_cali
   } else {
     fprintf(out, "  %-8s (none: node 0 has one rank)\n  %-8s (none)\n", "alpha_l", "beta_l");
   }
+  for (int x = 0; x < 2; x++) { /* exchanges: inter-node, intra-node */
+    const cs_calib_series *xs = &S->s[x ? CS_CALIB_XCHG_INTRA : CS_CALIB_XCHG_INTER];
+    if (!xs->n) continue;
+    snprintf(what, sizeof what, "exchange (MPI_Sendrecv both ways) %s-node, ranks %s",
+             x ? "intra" : "inter", xs->pair);
+    print_line_pair(out, x ? "alpha_lx" : "alpha_x", x ? "beta_lx" : "beta_x",
+                    x ? &A->xintra : &A->xinter, what);
+  }
   const char *where = A->flows_inter ? "inter-node" : "intra-node";
   if (!A->flows_ok) {
     fprintf(out, "  %-8s concurrent flows: %s\n", "Rb", A->flows_err);
@@ -292,6 +305,8 @@ void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_cali
   }
   print_segments(out, "alpha+beta m, inter-node", &A->inter);
   print_segments(out, "alpha_l+beta_l m, intra-node", &A->intra);
+  print_segments(out, "exchange, inter-node", &A->xinter);
+  print_segments(out, "exchange, intra-node", &A->xintra);
   for (int g = 0; g < 2; g++) {
     const cs_calib_line *r = g ? &A->memcpy : &A->reduce;
     const char *name = g ? "gamma_mc" : "gamma";
@@ -326,11 +341,16 @@ static double envelope_alpha(double a, double beta) {
 }
 
 /* A segmented fit as the platform's cost (pwcost.h): thresholds at whole bytes
- * (integer sizes above from are above floor(from)). Network: a message's
- * intercept cannot be below its envelope's 16 b (SimGrid's latency factor would
- * be negative) and its slope must be > 0 (a bandwidth factor); both are raised
- * where the fit is below (counted in *adjusted). */
-static void seg_to_pw(const cs_segfit *g, int net, double min_b, cs_pw *pw, int *adjusted) {
+ * (integer sizes above from are above floor(from)). Network: SimGrid's latency
+ * factor cannot be negative, so a message's intercept cannot be below its
+ * envelope's 16 b. A segment whose fitted intercept is below that (a kink:
+ * the line of a steeper regime crosses 0 below its sizes) is refitted on its
+ * own sizes (L's medians) as t = b (m + 16), relative least squares:
+ * b = sum(x/t) / sum(x^2/t^2), x = m + 16; merely raising a to 16 b would add
+ * |a| to every size of the segment (2x at 8 MiB here). A slope not > 0 gets
+ * min_b. Both are counted in *adjusted. */
+static void seg_to_pw(const cs_segfit *g, int net, double min_b, const cs_calib_line *L, cs_pw *pw,
+                      int *adjusted) {
   memset(pw, 0, sizeof *pw);
   pw->n = g->nseg;
   for (int i = 0; i < g->nseg; i++) {
@@ -339,12 +359,22 @@ static void seg_to_pw(const cs_segfit *g, int net, double min_b, cs_pw *pw, int 
     pw->b[i] = g->seg[i].b;
     if (!net) continue;
     if (!(pw->b[i] > 0)) pw->b[i] = min_b, ++*adjusted;
-    if (pw->a[i] < CS_SMPI_ENVELOPE * pw->b[i]) pw->a[i] = CS_SMPI_ENVELOPE * pw->b[i], ++*adjusted;
+    if (pw->a[i] < CS_SMPI_ENVELOPE * pw->b[i]) {
+      double sxt = 0, sxx = 0;
+      for (int j = g->first[i]; j <= g->last[i] && j < L->npts; j++) {
+        double x = L->px[j] + CS_SMPI_ENVELOPE, t = L->py[j];
+        sxt += x / t;
+        sxx += x * x / (t * t);
+      }
+      if (sxx > 0 && sxt > 0) pw->b[i] = sxt / sxx;
+      pw->a[i] = CS_SMPI_ENVELOPE * pw->b[i];
+      ++*adjusted;
+    }
   }
 }
 
 int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A, int linear,
-                             cs_calib_platform *C) {
+                             int pingpong, cs_calib_platform *C) {
   char err[256];
   size_t nl = 0;
   C->note[0] = '\0';
@@ -363,7 +393,13 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     /* One node, or one rank per node (no intra-node pair, no concurrent flows:
      * contention-free): abg from the one ping-pong there is. */
     const cs_calib_line *L = S->nodes == 1 ? &A->intra : &A->inter;
+    const cs_calib_line *X = S->nodes == 1 ? &A->xintra : &A->xinter;
     const char *which = S->nodes == 1 ? "intra" : "inter";
+    /* The kernels exchange (both directions at once): the exchange's fit
+     * prices them on the platform's full-duplex links (docs/calibrate.md). */
+    int use_x = !pingpong && X->ok && X->f.b > 0;
+    const char *op = use_x ? "exchange" : "ping-pong";
+    if (use_x) L = X;
     if (!L->ok || !(L->f.b > 0)) {
       fprintf(stderr, "collsim calibrate: no %s-node alpha/beta: %s\n", which,
               L->ok ? "non-positive slope" : L->err);
@@ -375,13 +411,18 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     C->pl.alpha = envelope_alpha(L->f.a, L->f.b);
     C->pl.gamma = gamma;
     if (S->nodes == 1)
-      NOTE(
-          "abg (one node measured): alpha, beta = the intra-node ping-pong fit (alpha_l, beta_l),\n");
+      NOTE("abg (one node measured): alpha, beta = the intra-node %s fit,\n", op);
     else
       NOTE(
           "abg (%d nodes, one rank each: no contention measured): alpha, beta = the inter-node\n"
-          "ping-pong fit,\n",
-          S->nodes);
+          "%s fit,\n",
+          S->nodes, op);
+    if (use_x)
+      NOTE(
+          "(the exchange: both directions at once, as in the kernels; an exchange on the\n"
+          "platform's full-duplex links costs one message's time; --net pingpong for the ping-pong)\n");
+    else if (!pingpong)
+      NOTE("(no exchange measured: the ping-pong's);\n");
     NOTE(
         "alpha reduced by 16 beta for SMPI's 16-byte envelope; no contention is modelled;\n"
         "gamma = MPI_Reduce_local fit.\n");
@@ -390,18 +431,19 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     } else {
       int adj = 0;
       if (L->seg_ok && L->seg.nseg > 1) {
-        seg_to_pw(&L->seg, 1, 1e-3 * C->pl.beta, &C->pl.net, &adj);
+        seg_to_pw(&L->seg, 1, 1e-3 * C->pl.beta, L, &C->pl.net, &adj);
         NOTE(
-            "network: the %d segments of the %s-node ping-pong, as smpi/lat-factor and\n"
+            "network: the %d segments of the %s-node %s, as smpi/lat-factor and\n"
             "smpi/bw-factor relative to alpha, beta (run under SMPI's network model)%s;\n",
-            C->pl.net.n, which,
-            adj ? "; a slope not above 0 or an intercept below 16 b raised to the least valid"
+            C->pl.net.n, which, op,
+            adj ? "; a segment whose intercept is below 16 b (SimGrid's latency factor\n"
+                  "cannot be negative) refitted on its sizes as b (m + 16)"
                 : "");
       } else {
-        NOTE("network: one segment fits the %s-node ping-pong (no factors);\n", which);
+        NOTE("network: one segment fits the %s-node %s (no factors);\n", which, op);
       }
       if (A->reduce.seg_ok) {
-        seg_to_pw(&A->reduce.seg, 0, 0, &C->pl.local, &adj);
+        seg_to_pw(&A->reduce.seg, 0, 0, &A->reduce, &C->pl.local, &adj);
         NOTE(
             "local work: the %d segment%s of the MPI_Reduce_local fit (intercept = call\n"
             "overhead per charge), the hosts' collsim-local property.\n",
@@ -478,12 +520,15 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
       seconds);
   ADD("Raw samples: %s\nFits (relative-error least squares on per-size medians; res = RMS relative residual):\n",
       samples_path);
-  const cs_calib_line *L[4] = {&A->inter, &A->intra, &A->reduce, &A->memcpy};
-  const char *names[4][2] = {{"alpha", "beta"},
+  const cs_calib_line *L[6] = {&A->inter,  &A->intra,  &A->reduce,
+                               &A->memcpy, &A->xinter, &A->xintra};
+  const char *names[6][2] = {{"alpha", "beta"},
                              {"alpha_l", "beta_l"},
                              {"gamma call overhead", "gamma"},
-                             {"memcpy call overhead", "gamma_memcpy"}};
-  for (int i = 0; i < 4; i++)
+                             {"memcpy call overhead", "gamma_memcpy"},
+                             {"exchange alpha_x", "beta_x"},
+                             {"exchange alpha_lx", "beta_lx"}};
+  for (int i = 0; i < 6; i++)
     if (L[i]->ok)
       ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes\n", names[i][0], L[i]->f.a,
           names[i][1], L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
@@ -558,6 +603,13 @@ double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
     fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", "network",
             pl->net.n, w);
     if (w > worst) worst = w;
+    /* Full-duplex links: an exchange costs one message's time. */
+    if (V.s[CS_CALIB_XCHG_INTER].n) {
+      w = per_size_worst(&V.s[CS_CALIB_XCHG_INTER], &pl->net, &checks);
+      fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n",
+              "exchange", pl->net.n, w);
+      if (w > worst) worst = w;
+    }
   } else if (pp->ok) {
     CHECK("alpha", pp->f.a, pl->alpha + CS_SMPI_ENVELOPE * pl->beta);
     CHECK("beta", pp->f.b, pl->beta);

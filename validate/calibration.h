@@ -26,6 +26,8 @@ typedef struct {
   cs_calib_series s[CS_CALIB_NSERIES];
 } cs_calib_samples;
 
+#define CS_CALIB_MAXPTS 256
+
 typedef struct {
   int ok;
   cs_linfit f;
@@ -37,6 +39,9 @@ typedef struct {
   int seg_ok;
   cs_segfit seg;
   char seg_err[256];
+  /* The per-size medians fitted (the first CS_CALIB_MAXPTS), for refits. */
+  int npts;
+  double px[CS_CALIB_MAXPTS], py[CS_CALIB_MAXPTS];
 } cs_calib_line;
 
 /* Segmented fits: at most this many segments, each of at least CS_CALIB_SEG_MINPTS
@@ -47,6 +52,7 @@ typedef struct {
 
 typedef struct {
   cs_calib_line intra, inter, reduce, memcpy;
+  cs_calib_line xintra, xinter; /* exchanges (MPI_Sendrecv both ways at once) */
   int flows_ok, flows_inter, nk;
   cs_maxrate_fit flows;
   double ks[512], rates[512], rate_rms[512];
@@ -68,11 +74,13 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A);
 /* Prints every fitted figure with its residual. */
 void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A);
 
-/* abg on one node, maxrate on several; 0, or -1 with a message. Unless linear,
- * an abg platform carries the segmented fits: the intra-node ping-pong's as
- * network segments (if it has more than one), the reduction's as local work. */
+/* abg on one node, maxrate on several; 0, or -1 with a message. An abg
+ * platform's network is the exchange's fit (unless pingpong, or no exchange
+ * was measured: then the ping-pong's). Unless linear, an abg platform carries
+ * the segmented fits: the network's (if it has more than one segment), the
+ * reduction's as local work. */
 int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A, int linear,
-                             cs_calib_platform *C);
+                             int pingpong, cs_calib_platform *C);
 /* Writes the platform (its XML opens with a comment on the fits) and its hostfile. */
 int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_calib_samples *S,
                             const cs_calib_analysis *A, const cs_calib_platform *C,
