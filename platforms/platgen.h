@@ -141,6 +141,14 @@ int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl);
 /* The host name of rank (0 <= rank < np) into buf.  Returns 0, or -1 if out of range. */
 int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len);
 
+/*
+ * 1 iff the platform gives every rank its own host (node<N>-<j>): the hier kinds with more
+ * than one lane per node, where a rank's host ties it to its lane's NIC (a SimGrid route
+ * belongs to a pair of hosts, not to the processes on them).  The other hier platforms
+ * have one host per node with ppn cores, as the compact kinds do.
+ */
+int cs_platform_hosts_per_rank(const cs_platform *pl);
+
 /* The node, local rank and lane of a rank.  Returns 0, or -1 if rank is out of range. */
 int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane);
 
