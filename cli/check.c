@@ -38,7 +38,8 @@ static void check_usage(FILE *f) {
       "  --comm K[,K..]   communicators the cases run on: world (default), dup, split (two\n"
       "                   halves, first and second), rev (reversed ranks); each also checks\n"
       "                   that the kernel context sees the nodes of the placement\n"
-      "  --ppn N          smpi: N ranks per node on the check platform (hosts node<N>-<j>;\n"
+      "  --ppn N          smpi: N ranks per node on the check platform (one host node<N>\n"
+      "                   with N cores per node, a max-rate platform;\n"
       "                   default 1, every rank its own node)\n"
       "  --vnode N        virtual nodes of N consecutive ranks (COLLSIM_VNODE=N, algos/ctx.h);\n"
       "                   the way to get several nodes under --backend mpi\n"
@@ -149,8 +150,9 @@ int cmd_check(int argc, char **argv) {
     OPT("--coll", colls)
     OPT("--algo", algos)
     OPT("--count", count)
-    OPT("--counts", counts) OPT("--layout", layout) OPT("--root", root) OPT("--type", type)
-        OPT("--op", op) OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
+    OPT("--counts", counts)
+    OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
+        OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
 #undef OPT
             if (!strcmp(a, "--in-place")) inplace = 1;
     else if (!strcmp(a, "--no-in-place")) inplace = 0;

@@ -4,13 +4,15 @@
  * Every kind is a parameter set of one generator with four network descriptions:
  *   flat       one host per rank, each with a private full-duplex link; no backbone, so
  *              nothing is shared (kind abg);
- *   hier       one host per rank; one Floyd-routed zone per (node, lane) holding the ranks
- *              of that lane, a memory router and a NIC gateway router; the zones meet in a
- *              DijkstraCache-routed top zone through a one-router "fabric" zone (maxrate,
- *              lanes, hydra, vsc3, bluewaters);
+ *   hier       one Floyd-routed zone per (node, lane); the zones meet in a DijkstraCache-
+ *              routed top zone through a one-router "fabric" zone (maxrate, lanes, hydra,
+ *              vsc3, bluewaters).  With one lane per node the zone holds ONE host with ppn
+ *              cores and per-flow (FATPIPE) links (write_node_zone), so that SMPI sees the
+ *              node; with more lanes it holds one host per rank of that lane, a memory
+ *              router and a NIC gateway router (write_lane_zone);
  *   fat tree   SimGrid's FAT_TREE cluster, one host per node with ppn cores (irene);
  *   dragonfly  SimGrid's DRAGONFLY cluster, one host per node with ppn cores (theta).
- * The hier layout gives the max-rate model exactly and needs O(ranks) lines: routes in a
+ * The hier layouts give the max-rate model exactly and need O(ranks) lines: routes in a
  * zone are found by Floyd's algorithm, routes between zones by Dijkstra's, both of which
  * SimGrid minimises over the number of links.  Inside a zone a rank reaches another rank
  * through the memory router (2 links) and the NIC gateway through its injection link and
