@@ -299,8 +299,11 @@ int cs_bench_run(cs_bench_req *q) {
             "collsim bench: note: %s gives every rank its own SimGrid host (node<N>-<j>), and "
             "SMPI groups ranks into nodes by host: the library's node-aware algorithms "
             "(smp_*, mvapich2_two_level, the selectors' SMP paths) see one-rank nodes here and "
-            "run flat. Platforms with one host per node (irene, theta) show them as the "
-            "library runs them (docs: sim/README.md)\n",
+            "run flat. collsim's platforms keep one host per rank only where a node has more "
+            "than one lane (lanes, hydra and vsc3 with ppn > 1: a rank's host ties it to its "
+            "lane's NIC); with one lane (maxrate, bluewaters, hydra/vsc3 at ppn 1) and on "
+            "irene and theta a node is one host and the library runs as it would "
+            "(docs: sim/README.md)\n",
             q->xml);
   if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
     fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);

@@ -52,9 +52,9 @@ bad:
 int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
                             size_t len) {
   /* Correctness runs: a contention-free abg platform, one rank per host; with
-   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes whose hosts are named
-   * node<N>-<j> (the last node may be partly used), so that the kernel
-   * context sees ppn ranks per node. */
+   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes, one host node<N> with
+   * ppn cores each (the last node may be partly used), so that the kernel
+   * context and SMPI's node-aware algorithms see ppn ranks per node. */
   snprintf(xml, len, "%s/check-%d-%d.xml", dir, np, ppn);
   snprintf(hostfile, len, "%s/check-%d-%d.hosts", dir, np, ppn);
   cs_platform pl;

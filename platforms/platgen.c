@@ -4,13 +4,15 @@
  * Every kind is a parameter set of one generator with four network descriptions:
  *   flat       one host per rank, each with a private full-duplex link; no backbone, so
  *              nothing is shared (kind abg);
- *   hier       one host per rank; one Floyd-routed zone per (node, lane) holding the ranks
- *              of that lane, a memory router and a NIC gateway router; the zones meet in a
- *              DijkstraCache-routed top zone through a one-router "fabric" zone (maxrate,
- *              lanes, hydra, vsc3, bluewaters);
+ *   hier       one Floyd-routed zone per (node, lane); the zones meet in a DijkstraCache-
+ *              routed top zone through a one-router "fabric" zone (maxrate, lanes, hydra,
+ *              vsc3, bluewaters).  With one lane per node the zone holds ONE host with ppn
+ *              cores and per-flow (FATPIPE) links (write_node_zone), so that SMPI sees the
+ *              node; with more lanes it holds one host per rank of that lane, a memory
+ *              router and a NIC gateway router (write_lane_zone);
  *   fat tree   SimGrid's FAT_TREE cluster, one host per node with ppn cores (irene);
  *   dragonfly  SimGrid's DRAGONFLY cluster, one host per node with ppn cores (theta).
- * The hier layout gives the max-rate model exactly and needs O(ranks) lines: routes in a
+ * The hier layouts give the max-rate model exactly and need O(ranks) lines: routes in a
  * zone are found by Floyd's algorithm, routes between zones by Dijkstra's, both of which
  * SimGrid minimises over the number of links.  Inside a zone a rank reaches another rank
  * through the memory router (2 links) and the NIC gateway through its injection link and
@@ -228,11 +230,12 @@ static const cs_machine machines[] = {
      "        |                               |\n"
      "      cable (RN, alpha/2)             cable\n"
      "      NIC (RN)                        NIC\n"
+     "      inj (Rb per flow)               inj\n"
      "   +==|===========================+  +==|=======+\n"
-     "   | rank j: injection link (Rb)  |  |  (same)  |\n"
-     "   |   to the NIC, and a link     |  |          |\n"
-     "   |   (alpha_l/2, 1/beta_l) to   |  |          |\n"
-     "   |   the memory router          |  |          |\n"
+     "   | host node0: ppn cores; on-   |  |  (same)  |\n"
+     "   |   node messages on loc       |  |          |\n"
+     "   |   (alpha_l, 1/beta_l per     |  |          |\n"
+     "   |   flow)                      |  |          |\n"
      "   +========== node 0 ============+  += node 1 =+  ...\n"},
 };
 
@@ -512,10 +515,14 @@ int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, i
   return 0;
 }
 
+int cs_platform_hosts_per_rank(const cs_platform *pl) {
+  return pl != NULL && pl->topology == CS_TOPO_HIER && pl->lanes > 1;
+}
+
 int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len) {
   int node, local;
   if (cs_platform_locate(pl, rank, &node, &local, NULL) != 0) return -1;
-  return cs_topo_host_name(buf, len, node, pl->topology == CS_TOPO_HIER ? local : -1);
+  return cs_topo_host_name(buf, len, node, cs_platform_hosts_per_rank(pl) ? local : -1);
 }
 
 int cs_platform_parse_host(const char *host, int *node, int *local) {
@@ -688,13 +695,36 @@ static void write_header(FILE *f, const cs_platform *pl) {
                    a, b);
     break;
   case CS_TOPO_HIER:
-    if (m == NULL) {
+    if (m == NULL)
       comment_printf(
           f, "Kind %s: the max-rate model of Bienz, Olson and Gropp (NAP paper, eq. 3)%s.\n",
           kind_names[pl->kind],
           pl->kind == CS_PLAT_LANES
               ? ", with k NICs (lanes) per node after Traff and Hunold (multilane paper)"
               : "");
+    if (!cs_platform_hosts_per_rank(pl))
+      comment_printf(
+          f,
+          "Topology: one host per node with %d cores (SMPI groups ranks into nodes by host, so\n"
+          "  its node-aware algorithms see the real nodes).  An off-node message crosses the\n"
+          "  node's FATPIPE link inj (Rb per flow: flows do not share it), the node's NIC (RN,\n"
+          "  shared) and its cable (RN, alpha/2) to a contention-free fabric, then the same\n"
+          "  links of the receiving node; an on-node message takes the host's route to itself,\n"
+          "  the FATPIPE link loc (alpha_l, 1/beta_l per flow):\n"
+          "      fabric (no contention)\n"
+          "        |  cable: RN, alpha/2\n"
+          "       NIC: RN, SPLITDUPLEX (shared by the node's flows, per direction)\n"
+          "        |\n"
+          "       inj: Rb, FATPIPE (each flow up to Rb)\n"
+          "        |\n"
+          "       host node<N>: ppn cores\n"
+          "        loc: its route to itself, alpha_l, 1/beta_l, FATPIPE\n"
+          "  This equals one host per rank with private links (the layout kept for lanes > 1)\n"
+          "  while a rank has at most one message in flight per direction, as the max-rate\n"
+          "  model assumes; a rank with two concurrent sends (or receives) gets Rb for each\n"
+          "  here, not Rb in all.\n",
+          pl->ppn);
+    else if (m == NULL) {
       comment_printf(
           f,
           "Topology: one host per rank.  Each (node, lane) is a zone: its ranks each have an\n"
@@ -757,12 +787,14 @@ static void write_header(FILE *f, const cs_platform *pl) {
       "Local work: host speed 1/gamma flop/s, so smpi_execute_flops(b) charges gamma b s;\n"
       "  gamma = %s s/byte%s.\n\n",
       g, pl->gamma == 0 ? " (written as a speed of 1e30 flop/s)" : "");
-  if (pl->topology == CS_TOPO_HIER)
+  if (cs_platform_hosts_per_rank(pl))
     comment_printf(
         f,
         "Ranks and hosts: rank r runs on host node<N>-<j> with N = r / %d (node) and\n"
         "  j = r mod %d (local rank); its lane (socket, NIC) is j mod %d.  Hosts carry the\n"
-        "  properties node, lane and local.  MPI_Get_processor_name returns the host name.\n",
+        "  properties node, lane and local.  MPI_Get_processor_name returns the host name.\n"
+        "  One host per rank, because a rank's host ties it to its lane's NIC: SMPI then\n"
+        "  sees one-rank nodes (its node-aware algorithms run flat).\n",
         pl->ppn, pl->ppn, pl->lanes);
   else if (pl->topology == CS_TOPO_FLAT)
     comment_printf(f,
@@ -773,8 +805,9 @@ static void write_header(FILE *f, const cs_platform *pl) {
         f,
         "Ranks and hosts: one host node<N> per node with %d cores; rank r runs on node\n"
         "  r / %d (block placement, hostfile line r).  MPI_Get_processor_name returns the\n"
-        "  host name; MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups a node's ranks.\n",
-        pl->ppn, pl->ppn);
+        "  host name; MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups a node's ranks%s.\n",
+        pl->ppn, pl->ppn,
+        pl->topology == CS_TOPO_HIER ? "; the host carries the properties node and lane" : "");
   comment_printf(
       f,
       "\nsmpirun needs the hostfile (-hostfile) and, for exact costs, the options below,\n"
@@ -814,6 +847,13 @@ static void write_config(FILE *f, const cs_platform *pl) {
     }
     fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", config_props[i][0], v);
   }
+  /* One host per node (write_node_zone) caps flows with FATPIPE links.  SimGrid 3.32's
+   * default lazy network update then gets some flows wrong after a run of unequal flows
+   * (measured: a 100-byte butterfly reduce_scatter on maxrate 2 x 4 timed after a 1-byte
+   * one took 16 / RN s less than the max-rate model and the per-rank layout); the full
+   * update gives the per-rank layout's times. */
+  if (pl->topology == CS_TOPO_HIER && !cs_platform_hosts_per_rank(pl))
+    fputs("    <prop id=\"network/optim\" value=\"Full\"/>\n", f);
   fputs("  </config>\n", f);
 }
 
@@ -878,8 +918,54 @@ static void write_lane_zone(FILE *f, const cs_platform *pl, int n, int l, const 
   fputs("    </zone>\n", f);
 }
 
+/*
+ * The zone of node n when it has one lane: ONE host node<n> with ppn cores, so that SMPI
+ * (which groups ranks into nodes by host) sees the node.  What the per-rank links of
+ * write_lane_zone did is done per flow, which is the same as long as a rank has at most
+ * one message in flight in each direction (the max-rate model's assumption):
+ *   - off-node, a flow crosses the FATPIPE link inj (Rb: every flow through a FATPIPE link
+ *     gets up to its bandwidth, flows do not share it), then the node's SPLITDUPLEX NIC
+ *     (RN, shared by the node's flows in one direction); k concurrent flows thus get
+ *     min(Rb, RN / k) each, and the receiving node's inj and NIC bound it the same way;
+ *   - within the node, a message takes the explicit route from the host to itself over
+ *     the FATPIPE link loc (latency alpha_l, bandwidth 1/beta_l per flow).
+ * The total latency of a route is unchanged (alpha off-node, alpha_l on-node), so SMPI's
+ * latency-weighted sharing is too.
+ */
+static void write_node_zone(FILE *f, const cs_platform *pl, int n, const char *speed,
+                            const char *rb, const char *rn, const char *lbw, const char *alat) {
+  fprintf(f, "    <zone id=\"node%d_lane0\" routing=\"Floyd\">\n", n);
+  fprintf(f, "      <router id=\"node%d_lane0_gw\"/>\n", n);
+  fprintf(f,
+          "      <host id=\"node%d\" speed=\"%s\" core=\"%d\"><prop id=\"node\" value=\"%d\"/>"
+          "<prop id=\"lane\" value=\"0\"/></host>\n",
+          n, speed, pl->ppn, n);
+  fprintf(f,
+          "      <link id=\"node%d_lane0_nic\" bandwidth=\"%s\" latency=\"0s\""
+          " sharing_policy=\"SPLITDUPLEX\"/>\n",
+          n, rn);
+  fprintf(f,
+          "      <link id=\"node%d_inj\" bandwidth=\"%s\" latency=\"0s\""
+          " sharing_policy=\"FATPIPE\"/>\n",
+          n, rb);
+  fprintf(f,
+          "      <link id=\"node%d_loc\" bandwidth=\"%s\" latency=\"%s\""
+          " sharing_policy=\"FATPIPE\"/>\n",
+          n, lbw, alat);
+  fprintf(
+      f,
+      "      <route src=\"node%d\" dst=\"node%d\" symmetrical=\"NO\"><link_ctn id=\"node%d_loc\"/>"
+      "</route>\n",
+      n, n, n);
+  fprintf(f,
+          "      <route src=\"node%d\" dst=\"node%d_lane0_gw\"><link_ctn id=\"node%d_inj\"/>"
+          "<link_ctn id=\"node%d_lane0_nic\" direction=\"UP\"/></route>\n",
+          n, n, n, n);
+  fputs("    </zone>\n", f);
+}
+
 static void write_hier(FILE *f, const cs_platform *pl) {
-  char speed[48], rb[48], rn[48], rx[48], lbw[48], llat[48], wlat[48];
+  char speed[48], rb[48], rn[48], rx[48], lbw[48], llat[48], wlat[48], alat[48];
   speed_attr(speed, sizeof speed, pl);
   num(rb, sizeof rb, pl->Rb, "Bps");
   num(rn, sizeof rn, pl->RN, "Bps");
@@ -893,9 +979,13 @@ static void write_hier(FILE *f, const cs_platform *pl) {
       "      <router id=\"fabric_switch\"/>\n"
       "    </zone>\n",
       f);
+  num(alat, sizeof alat, pl->alpha_l, "s");
   for (int n = 0; n < pl->nodes; n++) {
     for (int l = 0; l < pl->lanes; l++) {
-      write_lane_zone(f, pl, n, l, speed, rb, rn, lbw, llat);
+      if (cs_platform_hosts_per_rank(pl))
+        write_lane_zone(f, pl, n, l, speed, rb, rn, lbw, llat);
+      else
+        write_node_zone(f, pl, n, speed, rb, rn, lbw, alat);
       fprintf(f,
               "    <link id=\"node%d_lane%d_cable\" bandwidth=\"%s\" latency=\"%s\""
               " sharing_policy=\"SPLITDUPLEX\"/>\n",

@@ -10,13 +10,14 @@
  *
  * Host naming convention (the way a program learns where a rank runs, for instance with
  * MPI_Get_processor_name, which SMPI answers with the SimGrid host name):
- *   - "node<N>-<j>": one host per rank of a multi-rank node (maxrate, lanes, hydra, vsc3,
- *     bluewaters).  N is the node index and j the local rank on that node; rank
- *     r = N * ppn + j.  These hosts also carry the properties "node", "lane" and "local"
- *     (lane = j mod lanes: ranks alternate over the sockets/NICs of a node), which an SMPI
- *     program reads with sg_host_get_property_value(sg_host_self(), "lane").
+ *   - "node<N>-<j>": one host per rank of a node with more than one lane (lanes, hydra and
+ *     vsc3 with ppn > 1: a rank's host ties it to its lane's NIC).  N is the node index and j the
+ * local rank on that node; rank r = N * ppn + j.  These hosts also carry the properties "node",
+ * "lane" and "local" (lane = j mod lanes: ranks alternate over the sockets/NICs of a node), which
+ * an SMPI program reads with sg_host_get_property_value(sg_host_self(), "lane").
  *   - "node<N>": one host per node whose cores are shared by the node's ranks (irene,
- *     theta), or one host per rank for the single-rank nodes of abg.  The local rank is the
+ *     theta, and the hier kinds with one lane: maxrate, bluewaters, hydra and vsc3 at
+ *     ppn 1), or one host per rank for the single-rank nodes of abg.  The local rank is the
  *     position of the rank among the ranks of that host (ranks are placed in blocks).
  * cs_platform_parse_host() decodes both forms.
  *
@@ -50,9 +51,10 @@ typedef enum cs_platform_kind {
 /* How the platform file describes the network. */
 typedef enum cs_topology {
   CS_TOPO_FLAT = 0, /* one host per rank, private full-duplex link each, no backbone */
-  CS_TOPO_HIER,     /* one host per rank; one zone per (node, lane) with per-rank links
-                       to a memory router (intra-node) and to the lane's NIC; the NICs
-                       meet in a contention-free fabric */
+  CS_TOPO_HIER,     /* one zone per (node, lane); the NICs meet in a contention-free
+                       fabric.  One lane: one host per node, per-flow links (FATPIPE Rb,
+                       a route to itself for intra-node messages); more lanes: one host
+                       per rank, per-rank links to a memory router and the lane's NIC */
   CS_TOPO_FAT_TREE, /* one host per node (cores = ppn); SimGrid FAT_TREE cluster */
   CS_TOPO_DRAGONFLY /* one host per node (cores = ppn); SimGrid DRAGONFLY cluster */
 } cs_topology;
@@ -140,6 +142,14 @@ int cs_platform_write(FILE *xml, FILE *hostfile, const cs_platform *pl);
 
 /* The host name of rank (0 <= rank < np) into buf.  Returns 0, or -1 if out of range. */
 int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len);
+
+/*
+ * 1 iff the platform gives every rank its own host (node<N>-<j>): the hier kinds with more
+ * than one lane per node, where a rank's host ties it to its lane's NIC (a SimGrid route
+ * belongs to a pair of hosts, not to the processes on them).  The other hier platforms
+ * have one host per node with ppn cores, as the compact kinds do.
+ */
+int cs_platform_hosts_per_rank(const cs_platform *pl);
 
 /* The node, local rank and lane of a rank.  Returns 0, or -1 if rank is out of range. */
 int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane);

@@ -188,8 +188,11 @@ add_test(NAME native_names COMMAND bash ${T}/native_names.sh ${CLI})
 add_test(NAME verify_bench COMMAND bash ${T}/verify_bench.sh ${CLI})
 
 # SMPI's node-aware algorithms see nodes by SimGrid host: smp_rdb differs
-# from rdb with one host per node (irene), not with one host per rank
-# (hydra), where bench says so.
+# from rdb with one host per node (irene; maxrate, where it equals its steps
+# under the max-rate model), not with one host per rank (hydra 4 x 8: two
+# lanes), where bench says so; one host per node keeps the kernels' max-rate
+# times (model = sim to 1e-9 on maxrate 2 x 4, and the lazy-update case that
+# the files' network/optim:Full is there for).
 add_test(NAME library_nodes COMMAND bash ${T}/library_nodes.sh ${CLI})
 
 # The demo compares against real libraries' selectors, not SMPI's default.

@@ -39,6 +39,18 @@ int main(void) {
             lane == 1,
         "hydra rank 33 is node 1, local 1, lane 1");
   check(cs_platform_locate(&pl, 1152, &node, &local, &lane) == -1, "rank out of range");
+  check(cs_platform_hosts_per_rank(&pl), "hydra 36 x 32 (two lanes): one host per rank");
+  pl.nodes = 32;
+  pl.ppn = 1;
+  check(cs_platform_check(&pl, err, sizeof err) == 0 && pl.lanes == 1 &&
+            !cs_platform_hosts_per_rank(&pl) &&
+            cs_platform_host_name(&pl, 31, name, sizeof name) == 0 && strcmp(name, "node31") == 0,
+        "hydra 32 x 1 (one lane): one host per node, rank 31 on node31");
+  check(cs_platform_init("bluewaters", &pl, err, sizeof err) == 0 &&
+            !cs_platform_hosts_per_rank(&pl) &&
+            cs_platform_host_name(&pl, 16 * 3 + 5, name, sizeof name) == 0 &&
+            strcmp(name, "node3") == 0,
+        "bluewaters (one lane): rank 53 on host node3");
 
   check(cs_platform_named("abg", &pl, err, sizeof err) == -1 && strstr(err, "hydra") != NULL,
         "abg is not a named machine");

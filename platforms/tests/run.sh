@@ -122,9 +122,23 @@ done
 t=$(calc "2e-7 + 5e-11 * (1000000 + 16)")
 expect mr8 "maxrate intra-node message 1 MB: alpha_l + beta_l (m + 16)" "$t" 1e-9 1000000 0:1
 out=$(run mr8 "$work/flows" --where)
-if echo "$out" | grep -q '^rank 13 host node1-5 node 1 lane 0 local 5$'; then
-  pass "maxrate placement: rank 13 on node1-5 (properties node 1, local 5)"
+if echo "$out" | grep -q '^rank 13 host node1 node 1 lane 0 local -$'; then
+  pass "maxrate placement: rank 13 on node1 (one host per node, property node 1)"
 else fail "maxrate placement: $(echo "$out" | grep '^rank 13 ')"; fi
+# One host per node caps each flow at Rb with a FATPIPE link (write_node_zone): equal
+# to the per-rank links while a rank has one message in flight per direction, as
+# above; a rank with two concurrent sends gets Rb for each (not Rb in all) and so
+# does one rank receiving two flows.
+gen_pf mr3 maxrate --nodes 2 --ppn 3 --Rb 5e9 --RN 12.5e9 --alpha 1e-6
+s=1000000
+expect mr3 "maxrate one host per node: rank 0 sends twice off-node (0->3, 0->4), Rb each" \
+  "$(calc "1e-6 + ($s + 16) / 5e9")" 1e-9 $s 0:3 0:4
+expect mr3 "maxrate one host per node: rank 3 receives twice (0->3, 1->3), Rb each" \
+  "$(calc "1e-6 + ($s + 16) / 5e9")" 1e-9 $s 0:3 1:3
+expect mr3 "maxrate one host per node: three senders share RN (0->3, 1->4, 2->5)" \
+  "$(calc "1e-6 + 3 * ($s + 16) / 12.5e9")" 1e-9 $s 0:3 1:4 2:5
+expect mr3 "maxrate one host per node: two intra-node flows from rank 0 (0->1, 0->2)" \
+  "$(calc "2e-7 + 5e-11 * ($s + 16)")" 1e-9 $s 0:1 0:2
 
 echo "== (c) lanes (k = 2, Rb = RN = 12.5 GB/s per NIC)"
 gen_pf ln lanes --nodes 2 --ppn 8 --lanes 2
