@@ -559,7 +559,8 @@ static void bench_usage(FILE *f) {
           "                   turn, hosts in natural name order (node-2 before node-10)\n"
           "  --np P           number of ranks\n"
           "  --coll C         collective (see collsim list)\n"
-          "  --algos LIST     registry names (collsim list), native (the library),\n"
+          "  --algos LIST     registry names (collsim list) or all (every row of C, the\n"
+          "                   library's native included), native (the library),\n"
           "                   native:NAME (an SMPI algorithm), lib:SEL (SMPI's selector:\n"
           "                   ompi, mpich, mvapich2, impi: real libraries' decisions;\n"
           "                   default: SMPI's own naive one; automatic)\n"
@@ -745,7 +746,15 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
   }
   q->coll = (cs_coll)c;
   if (algos) {
-    snprintf(algobuf, sizeof algobuf, "%s", algos);
+    if (!strcmp(algos, "all")) { /* every registry row of the collective, as check's default */
+      size_t n = 0;
+      algobuf[0] = 0;
+      for (int i = 0; i < cs_nalgos; i++)
+        if (cs_algos[i].coll == q->coll && n < sizeof algobuf)
+          n += (size_t)snprintf(algobuf + n, sizeof algobuf - n, "%s%s", n ? "," : "",
+                                cs_algos[i].name);
+    } else
+      snprintf(algobuf, sizeof algobuf, "%s", algos);
     q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
     if (q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos)) return 2;
   }

@@ -5,7 +5,8 @@
 #    resumes without running or writing any row twice;
 #  - an output CSV has one writer at a time: a second run on the same file
 #    fails with status 2 and a clear message, and writes nothing;
-#  - --format osu prints OSU's table layout.
+#  - --format osu prints OSU's table layout;
+#  - --algos all times every registry row of the collective.
 # usage: bench_interrupt.sh CLI
 set -u
 cli=$1
@@ -76,4 +77,12 @@ if ! grep -q "^# Size  *Avg Latency(us)  *Min Latency(us)  *Max Latency(us)  *It
   ! grep -qE "^16 +[0-9.]+ +[0-9.]+ +[0-9.]+ +1$" <<<"$out" || ! grep -q "per process" <<<"$out"; then
   echo "FAILED: --format osu-full:"; echo "$out"; fail=1
 else echo "ok: --format osu-full"; fi
+
+# 6. --algos all: every registry row of the collective (collsim list), in registry order
+want_algos=$("$cli" list --csv | awk -F, '$1 == "allgather" {print $2}' | paste -sd,)
+got_algos=$("$cli" bench --platform "$tmp/p.xml" --np 4 --coll allgather --algos all --bytes 64 \
+  2>/dev/null | awk -F, '$1 == "allgather" {print $2}' | paste -sd,)
+if [ -z "$want_algos" ] || [ "$got_algos" != "$want_algos" ]; then
+  echo "FAILED: --algos all gave '$got_algos', the registry has '$want_algos'"; fail=1
+else echo "ok: --algos all = $got_algos"; fi
 exit $fail
