@@ -644,6 +644,10 @@ static void write_segments(FILE *f, const cs_platform *pl) {
     cs_pw_format(&pl->local, buf, sizeof buf);
     fprintf(f, " local=%s", buf);
   }
+  if (pl->copy.n > 0) {
+    cs_pw_format(&pl->copy, buf, sizeof buf);
+    fprintf(f, " copy=%s", buf);
+  }
 }
 
 /* The header comment: facts, sources, picture, cost model, placement and flags. */
@@ -869,11 +873,20 @@ static void write_flat(FILE *f, const cs_platform *pl) {
           "           bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"",
           pl->np - 1, speed, num(bw, sizeof bw, 1.0 / pl->beta, "Bps"),
           num(lat, sizeof lat, pl->alpha / 2, "s"));
-  if (pl->local.n > 0) {
+  if (pl->local.n > 0 || pl->copy.n > 0) {
     /* SimGrid gives a cluster's properties to each of its hosts. */
     char seg[CS_PW_MAX * 80];
-    cs_pw_format(&pl->local, seg, sizeof seg);
-    fprintf(f, ">\n    <prop id=\"%s\" value=\"%s\"/>\n  </cluster>\n", CS_LOCAL_PROP, seg);
+    fputs(">\n", f);
+    const struct {
+      const char *prop;
+      const cs_pw *pw;
+    } props[2] = {{CS_LOCAL_PROP, &pl->local}, {CS_LOCAL_COPY_PROP, &pl->copy}};
+    for (int i = 0; i < 2; i++) {
+      if (props[i].pw->n == 0) continue;
+      cs_pw_format(props[i].pw, seg, sizeof seg);
+      fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", props[i].prop, seg);
+    }
+    fputs("  </cluster>\n", f);
   } else {
     fputs("/>\n", f);
   }
@@ -1362,9 +1375,10 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
                kind, &pl->np, &pl->nodes, &pl->ppn, &pl->lanes, &pl->alpha, &pl->beta, &pl->gamma,
                &pl->alpha_l, &pl->beta_l, &pl->Rb, &pl->RN, &pl->Rx) == 13) {
       found = 1;
-      const char *net = strstr(m, " net="), *loc = strstr(m, " local=");
+      const char *net = strstr(m, " net="), *loc = strstr(m, " local="), *cpy = strstr(m, " copy=");
       if ((net != NULL && cs_pw_parse(net + 5, &pl->net) != 0) ||
-          (loc != NULL && cs_pw_parse(loc + 7, &pl->local) != 0)) {
+          (loc != NULL && cs_pw_parse(loc + 7, &pl->local) != 0) ||
+          (cpy != NULL && cs_pw_parse(cpy + 6, &pl->copy) != 0)) {
         snprintf(err, errlen, "%s: malformed segments on its collsim-model line", path);
         fclose(f);
         return -1;
