@@ -55,5 +55,19 @@ nocopy=$("$cli" predict --coll allreduce --algo circulant --np 5 --bytes 4M --pl
 if [ -z "$nocopy" ] || [ "$seg" = "$nocopy" ]; then
   echo "FAIL: copy segments do not change allreduce 4 MiB ($seg, $nocopy)"; fail=$((fail + 1))
 fi
+# collsim platform abg --gamma-copy: copies at their own cost per byte (one segment
+# through 0), model == simulation, and the copy cost changes the prediction.
+"$cli" platform abg --np 3 --gamma-copy 1e-10 --out "$tmp/gc.xml" --hostfile "$tmp/gc.hostfile" ||
+  { echo "FAIL: platform --gamma-copy"; exit 1; }
+"$cli" predict --coll allreduce --algo circulant,ceilhalf --np 3 --bytes 1K,1M --platform "$tmp/gc.xml" \
+  --hostfile "$tmp/gc.hostfile" >"$tmp/gc.csv" 2>"$tmp/err" || { cat "$tmp/err"; fail=$((fail + 1)); }
+awk -F, 'NR > 1 { n++; if ($6 == "" || $7 == "" || $8 + 0 > 1e-9) { print "FAIL gamma-copy: " $0; bad++ } }
+  END { exit bad > 0 || n != 4 }' "$tmp/gc.csv" || fail=$((fail + 1))
+gc=$(awk -F, '$2 == "circulant" && $4 == 1048576 { print $6 }' "$tmp/gc.csv")
+plain=$("$cli" predict --coll allreduce --algo circulant --np 3 --bytes 1M --model abg --alpha 1e-6 \
+        --beta 1e-10 --gamma 2.5e-10 --no-sim 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+if [ -z "$gc" ] || [ -z "$plain" ] || [ "$gc" = "$plain" ]; then
+  echo "FAIL: --gamma-copy does not change allreduce 1 MiB ($gc, $plain)"; fail=$((fail + 1))
+fi
 if [ $fail -ne 0 ]; then echo "model_vs_sim_seg: $fail failures"; exit 1; fi
 echo "model_vs_sim_seg: ok"
