@@ -131,8 +131,7 @@ int cmd_calibrate(int argc, char **argv) {
     OPT("--np", np_s)
     OPT("--hostfile", hostfile)
     OPT("--backend", backend)
-    OPT("--platform", platform)
-    OPT("--out", out) OPT("--samples", samples_path) OPT("--net", net)
+    OPT("--platform", platform) OPT("--out", out) OPT("--samples", samples_path) OPT("--net", net)
 #undef OPT
         if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--no-verify")) do_verify = 0;
