@@ -52,8 +52,8 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
                              double *pending);
 void cs_charge_pending(double *pending);
 
-/* Charges local work of `bytes` bytes as every kernel's reduction and copy
- * is charged (gamma per byte in simulation); for work done elsewhere, such as
+/* Charges a reduction of `bytes` bytes as every kernel's reduction is
+ * charged (gamma per byte in simulation); for work done elsewhere, such as
  * the MPI library's reductions through a charged operation (sim/libcharge.h). */
 void cs_charge_local(double bytes);
 /* In simulation, charges are batched per process (algos/local.c): this

@@ -3,9 +3,12 @@
  * In simulation (SMPI's mpi.h defines SMPI_H) every reduction and copy of b
  * bytes charges smpi_execute_flops(b): the platform gives each host a speed
  * of 1/gamma flop/s, so local work costs exactly gamma seconds per byte, run
- * after run. In the models' recording build (models/mpirec/mpi.h defines
- * CS_MPIREC_H) each charge is recorded as local work of b bytes for the
- * evaluator. On a real MPI library the helper only does the work.
+ * after run (a calibrated platform's segments instead: local_flops). Local
+ * work has a kind, reduction or copy (cs_work), because a copy may cost less
+ * than a reduction. In the models' recording build (models/mpirec/mpi.h
+ * defines CS_MPIREC_H) each charge is recorded as local work of b bytes of
+ * its kind for the evaluator. On a real MPI library the helper only does the
+ * work.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -13,12 +16,11 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "pwcost.h"
 
 #ifdef SMPI_H
 #include <simgrid/host.h>
 #include <smpi/smpi.h>
-
-#include "pwcost.h"
 #endif
 
 int cs_skip_compute = 0;
@@ -39,20 +41,27 @@ int cs_count_ok(long count, const char *what) {
 #ifdef SMPI_H
 /* ---- calibrated local work (issue 10) ----------------------------------------
  * A platform written by `collsim calibrate` gives its hosts the property
- * CS_LOCAL_PROP: the local work of b bytes costs cs_pw_eval(segments, b) seconds,
- * charged as that many seconds' worth of flops at the host's speed. Without it
- * (every other platform) b bytes are b flops: gamma = 1 / speed per byte. The
- * models price the same segments (models/eval.c). Read once: every host of a
- * collsim platform carries the same value. */
-static double local_flops(double bytes) {
+ * CS_LOCAL_PROP: a reduction of b bytes costs cs_pw_eval(segments, b) seconds,
+ * charged as that many seconds' worth of flops at the host's speed; and
+ * CS_LOCAL_COPY_PROP, the same for a copy. Without a copy property a copy costs
+ * what a reduction costs; without either (every other platform) b bytes are b
+ * flops: gamma = 1 / speed per byte. The models price the same segments
+ * (models/eval.c). Read once: every host of a collsim platform carries the same
+ * values. */
+static void read_pw(const char *prop, cs_pw *pw) {
+  const char *v = sg_host_get_property_value(sg_host_self(), prop);
+  if (v == NULL || cs_pw_parse(v, pw) != 0) pw->n = 0;
+}
+static double local_flops(double bytes, cs_work kind) {
   static int read;
-  static cs_pw pw;
+  static cs_pw reduce, copy;
   if (!read) {
-    const char *v = sg_host_get_property_value(sg_host_self(), CS_LOCAL_PROP);
-    if (v == NULL || cs_pw_parse(v, &pw) != 0) pw.n = 0;
+    read_pw(CS_LOCAL_PROP, &reduce);
+    read_pw(CS_LOCAL_COPY_PROP, &copy);
     read = 1;
   }
-  return pw.n > 0 ? cs_pw_eval(&pw, bytes) * sg_host_get_speed(sg_host_self()) : bytes;
+  const cs_pw *pw = kind == CS_WORK_COPY && copy.n > 0 ? &copy : &reduce;
+  return pw->n > 0 ? cs_pw_eval(pw, bytes) * sg_host_get_speed(sg_host_self()) : bytes;
 }
 #endif
 
@@ -94,18 +103,19 @@ void cs_local_flush(void) {
 #endif
 }
 
-static void charge(double bytes) {
+static void charge(double bytes, cs_work kind) {
 #ifdef SMPI_H
   if (bytes <= 0) return;
   double *pd = my_pending();
   if (pd)
-    *pd += local_flops(bytes); /* a sum of per-charge costs, as the models price them */
+    *pd += local_flops(bytes, kind); /* a sum of per-charge costs, as the models price them */
   else
-    smpi_execute_flops(local_flops(bytes)); /* no memory for the sums: charge now */
+    smpi_execute_flops(local_flops(bytes, kind)); /* no memory for the sums: charge now */
 #elif defined(CS_MPIREC_H)
-  csrec_charge(bytes);
+  csrec_charge(bytes, kind);
 #else
   (void)bytes;
+  (void)kind;
 #endif
 }
 
@@ -116,7 +126,7 @@ int cs_reduce_local(const void *in, void *inout, long count, MPI_Datatype dt, MP
   MPI_Type_size(dt, &size);
   double bytes = (double)count * size;
   cs_reduced_bytes += bytes;
-  charge(bytes);
+  charge(bytes, CS_WORK_REDUCE);
   if (cs_skip_compute) return MPI_SUCCESS;
   return MPI_Reduce_local(in, inout, (int)count, dt, op);
 }
@@ -138,12 +148,12 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
  * operation) is charged at once: no kernel flushes between the library's
  * own messages. */
 void cs_charge_local(double bytes) {
-  charge(bytes);
+  charge(bytes, CS_WORK_REDUCE);
   cs_local_flush();
 }
 
 void cs_charge_pending(double *pending) {
-  charge(*pending);
+  charge(*pending, CS_WORK_REDUCE);
   *pending = 0;
 }
 
@@ -166,7 +176,7 @@ int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rc
   if (bytes != (long)rcount * rsize) return MPI_ERR_TRUNCATE;
   if (bytes == 0 || src == dst) return MPI_SUCCESS;
   cs_copied_bytes += (double)bytes;
-  charge((double)bytes);
+  charge((double)bytes, CS_WORK_COPY);
   if (cs_skip_compute) return MPI_SUCCESS;
   if (stype == rtype && cs_type_contiguous(stype)) {
     memmove(dst, src, (size_t)bytes);

@@ -23,6 +23,15 @@
 /* The host property of a calibrated platform that holds the local-work segments
  * (text form below); algos/local.c charges from it in simulation. */
 #define CS_LOCAL_PROP "collsim-local"
+/* The host property that holds the segments of local copies (cs_copy), when
+ * they cost otherwise than reductions; without it a copy costs what a
+ * reduction of as many bytes costs. */
+#define CS_LOCAL_COPY_PROP "collsim-local-copy"
+
+/* The kinds of local work, priced apart (a copy may cost less than a
+ * reduction): the simulation's charge (algos/local.c), the recording
+ * (models/mpirec) and the evaluator (models/eval.c) carry it. */
+typedef enum { CS_WORK_REDUCE = 0, CS_WORK_COPY = 1 } cs_work;
 
 typedef struct cs_pw {
   int n; /* segments; 0: none (the caller's linear cost applies) */

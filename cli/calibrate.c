@@ -111,7 +111,7 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
   snprintf(spath, sizeof spath, "%s/verify-samples.csv", tmpdir);
   /* Segments are checked at every size the calibration measured (one repetition:
    * the simulated clock is exact); one line at the --quick sizes. */
-  int full = (pl->net.n > 0 || pl->local.n > 0) && !quick;
+  int full = (pl->net.n > 0 || pl->local.n > 0 || pl->copy.n > 0) && !quick;
   run_spec rs = {1, pl->np, !full, full, full ? max_bytes : 0, hostfile, xml, spath};
   if (run_driver(&rs, tmpdir, "verify")) return -1;
   return cs_calib_verify(stdout, spath, xml, pl);

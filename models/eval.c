@@ -55,6 +55,13 @@ typedef struct {
 
 static int is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
 
+/* Local work of its kind: a copy by the copy segments if the model has them,
+ * otherwise (and every reduction) as algos/local.c charges a reduction. */
+static double local_time(const cs_model *mo, const cs_mop *o) {
+  const cs_pw *pw = o->work == CS_WORK_COPY && mo->copy.n > 0 ? &mo->copy : &mo->local;
+  return pw->n > 0 ? cs_pw_eval(pw, o->local) : mo->gamma * o->local;
+}
+
 /* Placement from the one topology module (algos/topo.h): ABG has one rank
  * per node; LANES spreads the local ranks of a node over its lanes. */
 static int node_of(const cs_model *mo, int r) {
@@ -112,8 +119,7 @@ static void advance(engine *e, int r) {
     const cs_mop *o = &g->ops[r][e->pc[r]];
     if (!e->posted[r]) {
       if (!is_comm(o)) {
-        e->t[r] +=
-            e->mo->local.n > 0 ? cs_pw_eval(&e->mo->local, o->local) : e->mo->gamma * o->local;
+        e->t[r] += local_time(e->mo, o);
         e->pc[r]++;
         continue;
       }

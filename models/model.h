@@ -59,9 +59,11 @@ typedef struct {
   double Rx;              /* bytes/s between lanes of a node (0: no limit) */
   int ppn, lanes;
   /* Calibrated segments (algos/pwcost.h; n = 0: none): ABG messages of m bytes
-   * cost cs_pw_eval(net, m) instead of alpha + beta (m + envelope); local work of
-   * b bytes costs cs_pw_eval(local, b) instead of gamma b (every kind). */
-  cs_pw net, local;
+   * cost cs_pw_eval(net, m) instead of alpha + beta (m + envelope); a local
+   * reduction of b bytes costs cs_pw_eval(local, b) instead of gamma b (every
+   * kind); a local copy costs cs_pw_eval(copy, b), or without copy segments
+   * what a reduction of b bytes costs. */
+  cs_pw net, local, copy;
 } cs_model;
 
 /* An ABG model with the given parameters and SMPI's 16-byte envelope. */

@@ -8,11 +8,12 @@
 
 /* One step of a process: a blocking exchange with world ranks to and from
  * (-1 when that side is absent; MPI_Send and MPI_Recv are exchanges with
- * one side) of sb and rb bytes, or local work of `local` bytes
- * (to = from = -1). */
+ * one side) of sb and rb bytes, or local work of `local` bytes of kind
+ * `work` (cs_work: reduction or copy; to = from = -1). */
 typedef struct {
   int to, from;
   double sb, rb, local;
+  int work;
 } cs_mop;
 
 typedef struct {

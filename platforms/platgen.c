@@ -429,6 +429,7 @@ int cs_platform_check(cs_platform *pl, char *err, size_t errlen) {
   /* The kind decides the network description. */
   pl->topology = m != NULL ? m->topology : (pl->kind == CS_PLAT_ABG ? CS_TOPO_FLAT : CS_TOPO_HIER);
   if (check_pos(pl->gamma, "gamma (s/byte)", 1, err, errlen)) return -1;
+  if (pl->copy.n == 1 && check_pos(pl->copy.b[0], "gamma-copy (s/byte)", 1, err, errlen)) return -1;
   if (pl->kind == CS_PLAT_ABG) {
     if (pl->np < 1 || pl->np > CS_MAX_RANKS) {
       set_err(err, errlen, "np must be between 1 and %d (got %d)", CS_MAX_RANKS, pl->np);
@@ -607,8 +608,13 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len) {
   case CS_PLAT_ABG:
     fmt_num(a, sizeof a, pl->alpha);
     fmt_num(b, sizeof b, pl->beta);
-    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s", pl->np,
-             a, b, g);
+    h[0] = '\0';
+    if (pl->copy.n == 1 && pl->copy.a[0] == 0) { /* --gamma-copy (calibrated: the comment says) */
+      fmt_num(c, sizeof c, pl->copy.b[0]);
+      snprintf(h, sizeof h, ", gamma-copy %s", c);
+    }
+    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s%s",
+             pl->np, a, b, g, h);
     break;
   case CS_PLAT_MAXRATE:
   case CS_PLAT_LANES:
@@ -643,6 +649,10 @@ static void write_segments(FILE *f, const cs_platform *pl) {
   if (pl->local.n > 0) {
     cs_pw_format(&pl->local, buf, sizeof buf);
     fprintf(f, " local=%s", buf);
+  }
+  if (pl->copy.n > 0) {
+    cs_pw_format(&pl->copy, buf, sizeof buf);
+    fprintf(f, " copy=%s", buf);
   }
 }
 
@@ -869,11 +879,20 @@ static void write_flat(FILE *f, const cs_platform *pl) {
           "           bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"",
           pl->np - 1, speed, num(bw, sizeof bw, 1.0 / pl->beta, "Bps"),
           num(lat, sizeof lat, pl->alpha / 2, "s"));
-  if (pl->local.n > 0) {
+  if (pl->local.n > 0 || pl->copy.n > 0) {
     /* SimGrid gives a cluster's properties to each of its hosts. */
     char seg[CS_PW_MAX * 80];
-    cs_pw_format(&pl->local, seg, sizeof seg);
-    fprintf(f, ">\n    <prop id=\"%s\" value=\"%s\"/>\n  </cluster>\n", CS_LOCAL_PROP, seg);
+    fputs(">\n", f);
+    const struct {
+      const char *prop;
+      const cs_pw *pw;
+    } props[2] = {{CS_LOCAL_PROP, &pl->local}, {CS_LOCAL_COPY_PROP, &pl->copy}};
+    for (int i = 0; i < 2; i++) {
+      if (props[i].pw->n == 0) continue;
+      cs_pw_format(props[i].pw, seg, sizeof seg);
+      fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", props[i].prop, seg);
+    }
+    fputs("  </cluster>\n", f);
   } else {
     fputs("/>\n", f);
   }
@@ -1081,6 +1100,7 @@ static void usage(FILE *f) {
       "100Gbps, 1GiBps; an s/byte option takes a rate and inverts it (--beta 10GBps = 1e-10)\n"
       "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
       "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
+      "                    --gamma-copy S_PER_BYTE (a local copy's cost; default: gamma)\n"
       "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
       "                    (5e9; lanes 12.5e9)  --RN BPS (12.5e9, per NIC)  --alpha-l S (2e-7)\n"
       "                    --beta-l S_PER_BYTE (5e-11)\n"
@@ -1103,7 +1123,8 @@ enum {
   OPT_RN = 1 << 8,
   OPT_ALPHA_L = 1 << 9,
   OPT_BETA_L = 1 << 10,
-  OPT_RX = 1 << 11
+  OPT_RX = 1 << 11,
+  OPT_GAMMA_COPY = 1 << 12
 };
 
 /* is_int: 1 an integer; 0 a number of dimension dim: 't' a time (s),
@@ -1114,12 +1135,19 @@ static const struct {
   int bit;
   int is_int;
   char dim;
-} option_table[] = {{"np", OPT_NP, 1, 0},           {"alpha", OPT_ALPHA, 0, 't'},
-                    {"beta", OPT_BETA, 0, 'i'},     {"gamma", OPT_GAMMA, 0, 'i'},
-                    {"nodes", OPT_NODES, 1, 0},     {"ppn", OPT_PPN, 1, 0},
-                    {"lanes", OPT_LANES, 1, 0},     {"Rb", OPT_RB, 0, 'r'},
-                    {"RN", OPT_RN, 0, 'r'},         {"alpha-l", OPT_ALPHA_L, 0, 't'},
-                    {"beta-l", OPT_BETA_L, 0, 'i'}, {"Rx", OPT_RX, 0, 'r'}};
+} option_table[] = {{"np", OPT_NP, 1, 0},
+                    {"alpha", OPT_ALPHA, 0, 't'},
+                    {"beta", OPT_BETA, 0, 'i'},
+                    {"gamma", OPT_GAMMA, 0, 'i'},
+                    {"nodes", OPT_NODES, 1, 0},
+                    {"ppn", OPT_PPN, 1, 0},
+                    {"lanes", OPT_LANES, 1, 0},
+                    {"Rb", OPT_RB, 0, 'r'},
+                    {"RN", OPT_RN, 0, 'r'},
+                    {"alpha-l", OPT_ALPHA_L, 0, 't'},
+                    {"beta-l", OPT_BETA_L, 0, 'i'},
+                    {"Rx", OPT_RX, 0, 'r'},
+                    {"gamma-copy", OPT_GAMMA_COPY, 0, 'i'}};
 
 /* SimGrid's units (its platform files use them): times s, ms, us, ns, ps
  * (also m, h); rates Bps and bps with decimal (k, M, G, T) or binary (Ki,
@@ -1175,7 +1203,7 @@ static int parse_unit_value(const char *s, char dim, double *out) {
 
 static int allowed_options(cs_platform_kind kind) {
   switch (kind) {
-  case CS_PLAT_ABG: return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA;
+  case CS_PLAT_ABG: return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA | OPT_GAMMA_COPY;
   case CS_PLAT_MAXRATE:
     return OPT_NODES | OPT_PPN | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L | OPT_BETA_L | OPT_GAMMA;
   case CS_PLAT_LANES:
@@ -1223,6 +1251,11 @@ static void apply_option(cs_platform *pl, int bit, double dv, int iv) {
   case OPT_ALPHA_L: pl->alpha_l = dv; break;
   case OPT_BETA_L: pl->beta_l = dv; break;
   case OPT_RX: pl->Rx = dv; break;
+  case OPT_GAMMA_COPY: /* one segment through 0: copies cost gamma-copy per byte */
+    memset(&pl->copy, 0, sizeof pl->copy);
+    pl->copy.n = 1;
+    pl->copy.b[0] = dv;
+    break;
   default: break;
   }
 }
@@ -1362,9 +1395,10 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
                kind, &pl->np, &pl->nodes, &pl->ppn, &pl->lanes, &pl->alpha, &pl->beta, &pl->gamma,
                &pl->alpha_l, &pl->beta_l, &pl->Rb, &pl->RN, &pl->Rx) == 13) {
       found = 1;
-      const char *net = strstr(m, " net="), *loc = strstr(m, " local=");
+      const char *net = strstr(m, " net="), *loc = strstr(m, " local="), *cpy = strstr(m, " copy=");
       if ((net != NULL && cs_pw_parse(net + 5, &pl->net) != 0) ||
-          (loc != NULL && cs_pw_parse(loc + 7, &pl->local) != 0)) {
+          (loc != NULL && cs_pw_parse(loc + 7, &pl->local) != 0) ||
+          (cpy != NULL && cs_pw_parse(cpy + 6, &pl->copy) != 0)) {
         snprintf(err, errlen, "%s: malformed segments on its collsim-model line", path);
         fclose(f);
         return -1;

@@ -101,8 +101,10 @@ typedef struct cs_platform {
    * SimGrid's smpi/lat-factor and smpi/bw-factor relative to alpha and beta (which
    * needs SMPI's network model: cs_platform_smpirun_flags_for). local: b bytes of
    * local work cost cs_pw_eval(local, b), written as the hosts' collsim-local
-   * property that algos/local.c charges from. Both go into the collsim-model line. */
-  cs_pw net, local;
+   * property that algos/local.c charges from; copy: the same for local copies
+   * (collsim-local-copy; n = 0: a copy costs as a reduction). All go into the
+   * collsim-model line (net=, local=, copy=). */
+  cs_pw net, local, copy;
 } cs_platform;
 
 /* The valid kind names, in cs_platform_kind order, as a NULL-terminated array. */

@@ -12,6 +12,7 @@ int cs_platform_model(const cs_platform *pl, cs_model *mo, char *note, size_t no
     *mo = cs_model_abg(pl->alpha, pl->beta, pl->gamma);
     mo->net = pl->net;
     mo->local = pl->local;
+    mo->copy = pl->copy;
     return 1;
   }
   memset(mo, 0, sizeof *mo);

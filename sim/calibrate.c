@@ -17,8 +17,9 @@
  *                       on node 1 at the same time; one sample per repetition =
  *                       the slowest pair's half round trip (>= 2 nodes only)
  *   flow_intra          the same with k = 1..ppn/2 pairs inside the node (1 node only)
- *   reduce, memcpy      MPI_Reduce_local(MPI_DOUBLE, MPI_SUM) and memcpy of m
- *                       bytes on rank 0, averaged over a batch of calls
+ *   reduce, memcpy      the kernels' own local reduction (cs_reduce_local: MPI_Reduce_local,
+ *                       MPI_DOUBLE, MPI_SUM) and copy (cs_copy of contiguous doubles: a
+ *                       memmove) of m bytes on rank 0, averaged over a batch of calls
  *
  * Sizes are interleaved (each repetition round runs every size once), every timed
  * operation follows an untimed one of the same size, and whole warm-up rounds are
@@ -306,17 +307,13 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
   }
 }
 
-/* Under SMPI the kernels' own charge (algos/local.c): m flops at the host's speed,
- * or a calibrated platform's local-work segments; nothing on a real library. */
-static void charge(long bytes) {
-  double pending = (double)bytes;
-  cs_charge_pending(&pending);
-  cs_local_flush(); /* charges are batched until the next message: now */
-}
-
-/* MPI_Reduce_local (doubles, sum) and memcpy on rank 0. A sample is the mean
- * time of one call over a batch of calls that moves at least 1 MiB (one call
- * under SMPI, whose clock is exact). */
+/* The kernels' local reduction (doubles, sum) and copy on rank 0, through the
+ * kernels' own calls (algos/local.c), so that under SMPI each is charged as a
+ * kernel's is: m flops at the host's speed, or a calibrated platform's
+ * segments of its kind (cs_local_flush: charges are batched until the next
+ * message, so now). A sample is the mean time of one call over a batch of
+ * calls that moves at least 1 MiB (one call under SMPI, whose clock is
+ * exact). */
 static void measure_local(const cal_opts *o, FILE *f, long maxb) {
   long sizes[MAX_SIZES];
   int ns = sizes_local(o, sizes);
@@ -345,12 +342,12 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
         for (long b = -1; b < batch; b++) { /* b = -1: one untimed call warms the caches */
           if (b == 0) t0 = MPI_Wtime();
           if (kind == 0) {
-            MPI_Reduce_local(in, inout, (int)(m / 8), MPI_DOUBLE, MPI_SUM);
+            cs_reduce_local(in, inout, m / 8, MPI_DOUBLE, MPI_SUM);
           } else {
-            memcpy(dst, src, (size_t)m);
+            cs_copy(src, m / 8, MPI_DOUBLE, dst, m / 8, MPI_DOUBLE);
             __asm__ __volatile__("" : : "r"(dst) : "memory");
           }
-          if (b >= 0) charge(m);
+          cs_local_flush(); /* the warm-up's (b = -1) before t0 is read */
         }
         double t = (MPI_Wtime() - t0) / (double)batch;
         sink ^= dst[m - 1];

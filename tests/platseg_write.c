@@ -1,5 +1,5 @@
-/* platseg_write: writes an abg platform with known calibrated segments (network
- * and local work, algos/pwcost.h) through the platform generator, for
+/* platseg_write: writes an abg platform with known calibrated segments (network,
+ * local reductions and local copies, algos/pwcost.h) through the platform generator, for
  * tests/model_vs_sim_seg.sh. usage: platseg_write OUT.xml OUT.hostfile NP */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,9 @@ int main(int argc, char **argv) {
   const char *net = "0:3e-7:1e-10;4000:1.5e-6:1.3e-10;3000000:2e-4:5e-10";
   /* Local work: in cache, then out of cache. */
   const char *loc = "0:4e-8:2e-11;1048576:-1e-4:1.2e-10";
-  if (cs_pw_parse(net, &pl.net) || cs_pw_parse(loc, &pl.local)) {
+  /* Copies: cheaper than reductions, out of cache earlier (256 KiB). */
+  const char *cpy = "0:2e-8:1e-11;262144:-5e-6:6e-11";
+  if (cs_pw_parse(net, &pl.net) || cs_pw_parse(loc, &pl.local) || cs_pw_parse(cpy, &pl.copy)) {
     fprintf(stderr, "bad segments\n");
     return 1;
   }

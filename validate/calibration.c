@@ -311,18 +311,18 @@ void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_cali
     const cs_calib_line *r = g ? &A->memcpy : &A->reduce;
     const char *name = g ? "gamma_mc" : "gamma";
     if (!r->ok) {
-      fprintf(out, "  %-8s %s: %s\n", name, g ? "memcpy" : "MPI_Reduce_local", r->err);
+      fprintf(out, "  %-8s %s: %s\n", name, g ? "cs_copy" : "MPI_Reduce_local", r->err);
       continue;
     }
     fprintf(
         out,
         "  %-8s %-12.4g s/B  +-%.1f%% (%.3g GB/s)  residual %s, %s, %d sizes, call overhead %.3g s%s\n",
         name, r->f.b, rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, fmt_resid(r, res, sizeof res),
-        g ? "memcpy" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
+        g ? "cs_copy (memmove of doubles)" : "MPI_Reduce_local double sum", r->sizes, r->f.a,
         g ? "" : "  <- used as gamma");
   }
   print_segments(out, "local reduction (MPI_Reduce_local)", &A->reduce);
-  print_segments(out, "memcpy (not charged separately: copies cost as reductions)", &A->memcpy);
+  print_segments(out, "local copy (cs_copy)", &A->memcpy);
 }
 
 /* Text safe inside an XML comment: no "--", no '<', '>' or '&' surprises. */
@@ -446,8 +446,16 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
         seg_to_pw(&A->reduce.seg, 0, 0, &A->reduce, &C->pl.local, &adj);
         NOTE(
             "local work: the %d segment%s of the MPI_Reduce_local fit (intercept = call\n"
-            "overhead per charge), the hosts' collsim-local property.\n",
+            "overhead per charge), the hosts' collsim-local property;\n",
             C->pl.local.n, C->pl.local.n == 1 ? "" : "s");
+        if (A->memcpy.seg_ok) {
+          seg_to_pw(&A->memcpy.seg, 0, 0, &A->memcpy, &C->pl.copy, &adj);
+          NOTE("local copies: the %d segment%s of the cs_copy fit, collsim-local-copy.\n",
+               C->pl.copy.n, C->pl.copy.n == 1 ? "" : "s");
+        } else {
+          NOTE("local copies: no copy fit (%s): priced as reductions.\n",
+               A->memcpy.ok ? A->memcpy.seg_err : A->memcpy.err);
+        }
       }
     }
   } else {
@@ -525,7 +533,7 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
   const char *names[6][2] = {{"alpha", "beta"},
                              {"alpha_l", "beta_l"},
                              {"gamma call overhead", "gamma"},
-                             {"memcpy call overhead", "gamma_memcpy"},
+                             {"copy call overhead", "gamma_copy"},
                              {"exchange alpha_x", "beta_x"},
                              {"exchange alpha_lx", "beta_lx"}};
   for (int i = 0; i < 6; i++)
@@ -578,6 +586,15 @@ static double per_size_worst(const cs_calib_series *s, const cs_pw *pw, int *che
   return worst;
 }
 
+/* Prints and folds into *worst the per-size check of one series against segments. */
+static void check_segments(FILE *out, const char *name, const cs_calib_series *s, const cs_pw *pw,
+                           int *checks, double *worst) {
+  double w = per_size_worst(s, pw, checks);
+  fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", name, pw->n,
+          w);
+  if (w > *worst) *worst = w;
+}
+
 double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
                        const cs_platform *pl) {
   cs_calib_samples V;
@@ -599,17 +616,10 @@ double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
    * (maxrate), so rank 0's partner of the ping-pong is always on another node. */
   const cs_calib_line *pp = &B.inter;
   if (pl->net.n > 0) {
-    double w = per_size_worst(&V.s[CS_CALIB_PP_INTER], &pl->net, &checks);
-    fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", "network",
-            pl->net.n, w);
-    if (w > worst) worst = w;
+    check_segments(out, "network", &V.s[CS_CALIB_PP_INTER], &pl->net, &checks, &worst);
     /* Full-duplex links: an exchange costs one message's time. */
-    if (V.s[CS_CALIB_XCHG_INTER].n) {
-      w = per_size_worst(&V.s[CS_CALIB_XCHG_INTER], &pl->net, &checks);
-      fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n",
-              "exchange", pl->net.n, w);
-      if (w > worst) worst = w;
-    }
+    if (V.s[CS_CALIB_XCHG_INTER].n)
+      check_segments(out, "exchange", &V.s[CS_CALIB_XCHG_INTER], &pl->net, &checks, &worst);
   } else if (pp->ok) {
     CHECK("alpha", pp->f.a, pl->alpha + CS_SMPI_ENVELOPE * pl->beta);
     CHECK("beta", pp->f.b, pl->beta);
@@ -622,13 +632,12 @@ double cs_calib_verify(FILE *out, const char *samples_path, const char *xml,
     CHECK("Rb", B.flows.Rb, pl->Rb);
     if (B.flows.rn_reached) CHECK("RN", B.flows.RN, pl->RN);
   }
-  if (pl->local.n > 0) {
-    double w = per_size_worst(&V.s[CS_CALIB_REDUCE], &pl->local, &checks);
-    fprintf(out, "  %-8s every size against the %d segments: largest rel. diff %.2g\n", "local",
-            pl->local.n, w);
-    if (w > worst) worst = w;
-  } else if (B.reduce.ok)
+  if (pl->local.n > 0)
+    check_segments(out, "local", &V.s[CS_CALIB_REDUCE], &pl->local, &checks, &worst);
+  else if (B.reduce.ok)
     CHECK("gamma", B.reduce.f.b, pl->gamma);
+  if (pl->copy.n > 0)
+    check_segments(out, "copy", &V.s[CS_CALIB_MEMCPY], &pl->copy, &checks, &worst);
 #undef CHECK
   cs_calib_samples_free(&V);
   if (checks == 0) {

@@ -243,8 +243,9 @@ int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_
 
 /* ---- for algos/local.c (recording branches) and models/record.c -------- */
 
-/* Local work of b bytes by the running rank (recorded; nothing for b <= 0). */
-void csrec_charge(double bytes);
+/* Local work of b bytes of kind (cs_work of algos/pwcost.h: 0 reduction,
+ * 1 copy) by the running rank (recorded; nothing for b <= 0). */
+void csrec_charge(double bytes, int kind);
 /* Memory shared by all ranks (as SMPI_SHARED_MALLOC): distinct addresses
  * within a rank, contents meaningless, never touched by the layer, and no
  * copy is made for a message whose buffer lies there. */

@@ -269,9 +269,9 @@ static void push_op(int r, cs_mop op) {
   g->ops[r][g->n[r]++] = op;
 }
 
-void csrec_charge(double bytes) {
+void csrec_charge(double bytes, int kind) {
   if (bytes <= 0 || E.cur < 0) return;
-  cs_mop op = {-1, -1, 0, 0, bytes};
+  cs_mop op = {-1, -1, 0, 0, bytes, kind};
   push_op(E.cur, op);
 }
 
@@ -781,7 +781,7 @@ int csrec_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
   if (rc || dest == MPI_PROC_NULL) return rc;
   int w = post_send(buf, count, dt, dest, tag, comm);
   if (w < 0) return MPI_ERR_NO_MEM;
-  cs_mop op = {w, -1, (double)count * dt->size, 0, 0};
+  cs_mop op = {w, -1, (double)count * dt->size, 0, 0, 0};
   push_op(E.cur, op);
   return MPI_SUCCESS;
 }
@@ -798,7 +798,7 @@ int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
   int from;
   long bytes;
   rc = wait_recv(buf, count, dt, source, tag, comm, &from, &bytes);
-  cs_mop op = {-1, from, 0, (double)bytes, 0};
+  cs_mop op = {-1, from, 0, (double)bytes, 0, 0};
   push_op(E.cur, op);
   if (status) *status = (MPI_Status){comm->rank[from - comm->lo], tag, rc, bytes};
   return rc;
@@ -811,7 +811,7 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
   if (!rc) rc = check_peer(comm, dest, "MPI_Sendrecv");
   if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Sendrecv");
   if (rc) return rc;
-  cs_mop op = {-1, -1, 0, 0, 0};
+  cs_mop op = {-1, -1, 0, 0, 0, 0};
   if (dest != MPI_PROC_NULL) {
     op.to = post_send(sbuf, scount, stype, dest, stag, comm);
     if (op.to < 0) return MPI_ERR_NO_MEM;
