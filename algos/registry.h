@@ -99,7 +99,6 @@ const cs_algo_info *cs_algo_baseline(cs_coll coll);
  * colour); -1 for a name no row has. */
 int cs_algo_colour(const char *name);
 
-
 /* SMPI's own algorithms (algos/smpi.def): the smpirun setting that selects
  * collective c's algorithm ("allreduce" for --cfg=smpi/allreduce:NAME), or
  * NULL if SMPI has one algorithm for it and no setting. */

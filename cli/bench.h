@@ -41,8 +41,8 @@ typedef struct {
    * lib:), as predict and table1 do: collsim's kernels are proven by the
    * check matrix, and their model comparisons need only times. 0: all. */
   int verify_library_only;
-  int lib_free;        /* smpi: 1 = the library's reductions cost nothing (SMPI's own
-                          behaviour), 0 = charged gamma per byte as collsim's (default) */
+  int lib_free; /* smpi: 1 = the library's reductions cost nothing (SMPI's own
+                   behaviour), 0 = charged gamma per byte as collsim's (default) */
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

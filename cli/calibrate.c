@@ -127,15 +127,23 @@ int cmd_calibrate(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+// clang-format off
 #define OPT(name, var) CS_OPT("calibrate", name, var)
     OPT("--np", np_s)
     OPT("--hostfile", hostfile)
     OPT("--backend", backend)
-    OPT("--platform", platform) OPT("--out", out) OPT("--samples", samples_path) OPT("--net", net)
+    OPT("--platform", platform)
+    OPT("--out", out)
+    OPT("--samples", samples_path)
+    OPT("--net", net)
 #undef OPT
-        if (!strcmp(a, "--quick")) quick = 1;
-    else if (!strcmp(a, "--no-verify")) do_verify = 0;
-    else if (!strcmp(a, "--linear")) linear = 1;
+    // clang-format on
+    if (!strcmp(a, "--quick"))
+      quick = 1;
+    else if (!strcmp(a, "--no-verify"))
+      do_verify = 0;
+    else if (!strcmp(a, "--linear"))
+      linear = 1;
     else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
       long v = val ? strtol(val, &end, 10) : 0;
@@ -151,12 +159,10 @@ int cmd_calibrate(int argc, char **argv) {
       else
         max_bytes = v;
       i++;
-    }
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       cal_usage(stdout);
       return 0;
-    }
-    else {
+    } else {
       fprintf(
           stderr,
           "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "

@@ -136,22 +136,30 @@ int cmd_check(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+// clang-format off
 #define OPT(name, var) CS_OPT("check", name, var)
     OPT("--np", np)
     OPT("--coll", colls)
     OPT("--algo", algos)
     OPT("--count", count)
     OPT("--counts", counts)
-    OPT("--layout", layout) OPT("--root", root) OPT("--type", type) OPT("--op", op)
-        OPT("--backend", backend) OPT("--comm", comms) OPT("--errors", errors)
+    OPT("--layout", layout)
+    OPT("--root", root)
+    OPT("--type", type)
+    OPT("--op", op)
+    OPT("--backend", backend)
+    OPT("--comm", comms)
+    OPT("--errors", errors)
 #undef OPT
-            if (!strcmp(a, "--in-place")) inplace = 1;
-    else if (!strcmp(a, "--no-in-place")) inplace = 0;
+    // clang-format on
+    if (!strcmp(a, "--in-place"))
+      inplace = 1;
+    else if (!strcmp(a, "--no-in-place"))
+      inplace = 0;
     else if (!strcmp(a, "--jobs") && val) {
       jobs = atoi(val);
       i++;
-    }
-    else if ((!strcmp(a, "--ppn") || !strcmp(a, "--vnode")) && val) {
+    } else if ((!strcmp(a, "--ppn") || !strcmp(a, "--vnode")) && val) {
       char *end;
       long v = strtol(val, &end, 10);
       if (*end || v < 1 || v > 4096) {
@@ -161,12 +169,10 @@ int cmd_check(int argc, char **argv) {
       }
       *(!strcmp(a, "--ppn") ? &ppn : &vnode) = (int)v;
       i++;
-    }
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       check_usage(stdout);
       return 0;
-    }
-    else {
+    } else {
       fprintf(stderr, "collsim check: unknown option '%s'\n", a);
       check_usage(stderr);
       return 2;

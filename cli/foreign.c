@@ -248,9 +248,9 @@ double cs_platform_gamma(const char *cmd, const char *xml, int quiet) {
 
 /* The smpirun settings of a timing run on xml: collsim's exact-timing flags
  * (platgen.h; SMPI's network model where the platform carries segmented
- * factors, cs_platform_smpirun_flags_for), or with keep_network SMPI's own network model and protocol
- * (the network/... settings and smpi/send-is-detached-thresh dropped; the
- * deterministic computation settings kept). */
+ * factors, cs_platform_smpirun_flags_for), or with keep_network SMPI's own network model and
+ * protocol (the network/... settings and smpi/send-is-detached-thresh dropped; the deterministic
+ * computation settings kept). */
 void cs_timing_flags(const char *xml, int keep_network, char *buf, size_t len) {
   char all[1024];
   snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_for(xml));
