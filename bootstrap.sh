@@ -6,6 +6,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 pkgs="libsimgrid-dev openmpi-bin libopenmpi-dev libgsl-dev gnuplot-nox cmake gcc make"
+[ "${1:-main}" = test ] && pkgs="$pkgs clang-format git" # the format test (tests/format.sh)
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -28,6 +28,9 @@ add_test(NAME sizes COMMAND test_sizes)
 # (kernels, formulas, schedule tests) names an algorithm or family.
 add_test(NAME registry_names COMMAND bash ${T}/registry_names.sh ${CMAKE_SOURCE_DIR})
 
+# Hygiene: the tracked C files are clang-format clean (.clang-format).
+add_test(NAME format COMMAND bash ${T}/format.sh ${CMAKE_SOURCE_DIR})
+
 # A new registry row (in a scratch copy of the tree) shows in list, check,
 # predict, bench and plot with nothing else changed.
 add_test(NAME registry_dummy COMMAND bash ${T}/registry_dummy.sh ${CMAKE_SOURCE_DIR})
