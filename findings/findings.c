@@ -395,6 +395,19 @@ const cs_claim cs_claims[] = {
 };
 const int cs_nclaims = sizeof cs_claims / sizeof cs_claims[0];
 
+void cs_claims_print(FILE *f) {
+  for (int c = 0; c < cs_nclaims; c++) {
+    const cs_claim *cl = &cs_claims[c];
+    fprintf(f, "%s, %s, %s, %s: %s %.3g", cl->figure, cl->config, cl->libs, cl->coll, cl->ours,
+            cl->lo);
+    if (cl->hi > 0)
+      fprintf(f, " .. %.3gx faster", cl->hi);
+    else
+      fprintf(f, "x faster or more");
+    fprintf(f, ": \"%s\"\n", cl->quote);
+  }
+}
+
 int cs_word_in(const char *list, const char *w) {
   size_t n = strlen(w);
   for (const char *s = list; (s = strstr(s, w)); s += n)

@@ -123,6 +123,10 @@ typedef struct {
 extern const cs_claim cs_claims[];
 extern const int cs_nclaims;
 
+/* One line per claim: figure, configuration, libraries, collective, the
+ * claimed speedup of ours over the library, the quote. */
+void cs_claims_print(FILE *f);
+
 /* 1 iff word w is one of the space-separated words of list. */
 int cs_word_in(const char *list, const char *w);
 

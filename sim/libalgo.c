@@ -179,6 +179,19 @@ static const band ompi_scatter[] = {
     {64, "512:ompi_binomial 8192:ompi_linear_nb 16384:ompi_binomial *:ompi_linear_nb"},
     {0, "512:ompi_binomial *:ompi_linear_nb"}};
 
+/* reduce_scatter__mvapich2, commutative operations (its Stampede table:
+ * MPIR_Reduce_Scatter_Basic_MV2, i.e. reduce_scatter__default, "basic";
+ * ompi_basic_recursivehalving; mpich_pair), by total bytes: an entry serves
+ * bytes <= its max, so LIMIT = max + 1. */
+#define RH "ompi_basic_recursivehalving"
+static const band mvapich2_reduce_scatter[] = {{17, "65:default 65537:" RH " *:mpich_pair"},
+                                               {33, "65:default 131073:" RH " *:mpich_pair"},
+                                               {65, "1025:default 262145:" RH " *:mpich_pair"},
+                                               {129, "129:default *:" RH},
+                                               {257, "129:default *:" RH},
+                                               {0, "257:default *:" RH}};
+#undef RH
+
 /* The Intel MPI selector's tables (impi_tables.def, generated from SimGrid
  * 3.32 by gen_impi_tables.py): per collective, processes per node and
  * largest p, a rule by block_dsize. */
@@ -303,6 +316,16 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
     case CS_scatter: return "ompi_binomial";
     default: return NULL;
     }
+  }
+  if (!strcmp(sel, "mvapich2")) {
+    /* Only reduce_scatter is reproduced: the other mvapich2 rules pick an
+     * inter-node and an intra-node function that SMPI's two-level
+     * algorithms read from globals, which no single --cfg name selects. */
+    if (!split) return NULL;
+    if (!commutative) /* SMPI runs mpich_noncomm, then (no return) mpich_rdb */
+      return pow2 && regular ? "mpich_noncomm+mpich_rdb" : "mpich_rdb";
+    const char *n = pick(mvapich2_reduce_scatter, p, bytes, name_buf, sizeof name_buf);
+    return strcmp(n, "default") ? n : default_reduce_scatter(p, elems, regular, 1);
   }
   if (!strcmp(sel, "impi")) {
     /* block_dsize: the bytes of one block for allgather, gather and

@@ -2,7 +2,7 @@
  *
  * SMPI does not tell which algorithm its selector picked, so collsim
  * reproduces the decision rules of SMPI 3.32's selectors
- * (src/smpi/colls/smpi_{default,openmpi,mpich,intel_mpi}_selector.cpp) for
+ * (src/smpi/colls/smpi_{default,openmpi,mpich,intel_mpi,mvapich2}_selector.cpp) for
  * the collectives and selectors listed in cs_lib_algo; tests/lib_selector.sh
  * proves each rule: the simulated time of lib:SEL equals that of
  * native:<the predicted name>, over a grid of p and sizes across every
@@ -30,8 +30,9 @@
  * SMPI sees (per SimGrid host) when every node holds that many, 0 when
  * nodes differ. gatherv, scatterv, scan and exscan have one algorithm in
  * SMPI, named "default" (it has no setting). An impi rule that hands over
- * to the mvapich2 selector says "mvapich2". NULL when collsim does not
- * reproduce that selector (mvapich2) for that collective. */
+ * to the mvapich2 selector says "mvapich2" where collsim does not reproduce
+ * that (mvapich2: only reduce_scatter(_block) is). NULL when collsim does
+ * not reproduce the selector for that collective. */
 const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int size, int regular,
                         int commutative, int ppn);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves collsim's reproduction of SMPI 3.32's selector decisions
-# (sim/libalgo.c): for every selector SEL (default, ompi, mpich, impi by
-# default), collective (all that SMPI selects for, by default) and p of the
+# (sim/libalgo.c): for every selector SEL (default, ompi, mpich, impi and,
+# for reduce_scatter(_block) only, mvapich2 by default), collective (all that SMPI selects for, by default) and p of the
 # grid, the
 # bench CSV of lib:SEL names the algorithm that ran (column algo_ran), and
 # the simulated time of lib:SEL at (coll, p, size) equals the time of the
@@ -27,7 +27,7 @@
 #   e.g. lib_selector.sh build/collsim-cli 2-17,31-33,64 default,ompi,mpich,impi
 set -uo pipefail
 cli=$1 plist=$2
-sels=${3:-default,ompi,mpich,impi}
+sels=${3:-default,ompi,mpich,impi,mvapich2}
 colls=${4:-allreduce,reduce_scatter_block,reduce,reduce_scatter,allgather,allgatherv,gather,scatter,bcast}
 impi_def="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/sim/impi_tables.def"
 tmp=$(mktemp -d)
@@ -38,7 +38,8 @@ maxp=$(echo "$ps" | sort -n | tail -1)
 "$cli" platform abg --np "$maxp" --gamma 1e-9 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile" || exit 1
 # Every size limit of the ompi and mpich rules (mpich's reduce_scatter and
 # allgatherv count elements, 524288 and 81920: bytes here, --type byte).
-limits="2 4 8 16 32 64 128 256 512 1024 2048 4096 8192 12288 16384 32768 65536 81920 81921 131072 262144 524288 524289 1048576"
+# mvapich2's reduce_scatter serves bytes <= max: limits max + 1.
+limits="2 4 8 16 32 64 65 128 129 256 257 512 1024 1025 2048 4096 8192 12288 16384 32768 65536 65537 81920 81921 131072 131073 262144 262145 524288 524289 1048576"
 # impi_limits COLL P: the limits of the Intel MPI rule for p (ppn 1).
 impi_limits() {
   local t=$1
@@ -53,6 +54,8 @@ for coll in ${colls//,/ }; do
   [ "$coll" = reduce_scatter_block ] && smpicoll=reduce_scatter
   for p in $ps; do
     for sel in ${sels//,/ }; do
+    # collsim reproduces mvapich2 for reduce_scatter(_block) only (libalgo.h).
+    case $sel:$coll in mvapich2:reduce_scatter*) ;; mvapich2:*) continue ;; esac
     lims=$limits
     [ "$sel" = impi ] && lims=$(impi_limits "$coll" "$p")
     [ "$sel" = default ] && lims=""
@@ -65,6 +68,10 @@ for coll in ${colls//,/ }; do
       case $coll in
         reduce_scatter_block | allgather | gather | scatter)
           echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p)) $((p * (l - 1))) $((p * l)) ;;
+        # allreduce lr (and ompi_ring_segmented, which falls back to lr)
+        # reduces count % p elements at the end through the selector in
+        # force, which a forced algorithm replaces: multiples of p around l.
+        allreduce) echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p)) ;;
         allgatherv) echo $((l - 1)) "$l" $((p * l - 1)) $((p * l)) ;;
         *) echo $((l - 1)) "$l" ;;
       esac
