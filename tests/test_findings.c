@@ -144,9 +144,10 @@ int main(void) {
   CHECK(contains(buf, "| lib:default | medium | 512 B | ? | 2.13x | 2.00x |"));
   CHECK(contains(buf, "- Paper, Fig. 3 (Irene 100 x 48 and 256 x 1; lib:ompi):"));
   CHECK(contains(buf,
-                 "  - lib:ompi: circulant is 0.75 .. 2.00x faster over the three sizes: the "
+                 "  - lib:ompi: circulant is 0.75 .. 2.00x faster over the 3 sizes: the "
                  "simulation agrees in part (outside the claim: large (32 KiB) 0.75x with "
                  "an unnamed algorithm)."));
+  CHECK(contains(buf, "- Why the simulation differs where it does: "));
   CHECK(!strstr(buf, "  - lib:default:")); /* no claim about SMPI's default */
   free(buf);
   buf = claims_md("vsc", "vsc3", &tb, &fi);
