@@ -556,6 +556,7 @@ out:
 }
 
 int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
+  char lib_cfg[1024] = ""; /* --lib-cfg options, joined (per process: not a static) */
   int r;
   MPI_Comm_rank(comm, &r);
   bench_opts o;
@@ -596,9 +597,12 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       o.verify_library_only = 1;
     else if (!strncmp(argv[i], "--lib-charge=", 13))
       o.lib_charge = atoi(argv[i] + 13);
-    else if (!strncmp(argv[i], "--lib-cfg=", 10))
-      o.lib_cfg = argv[i] + 10;
-    else if (ARG("--type")) {
+    else if (!strncmp(argv[i], "--lib-cfg=", 10)) {
+      /* one option per argument (smpirun splits arguments at spaces) */
+      size_t n = strlen(lib_cfg);
+      snprintf(lib_cfg + n, sizeof lib_cfg - n, "%s%s", n ? " " : "", argv[i] + 10);
+      o.lib_cfg = lib_cfg;
+    } else if (ARG("--type")) {
       if (!strcmp(v, "byte"))
         o.dt = MPI_BYTE, o.op = MPI_BOR;
       else if (!strcmp(v, "int"))

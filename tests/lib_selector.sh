@@ -72,6 +72,11 @@ for coll in ${colls//,/ }; do
         # reduces count % p elements at the end through the selector in
         # force, which a forced algorithm replaces: multiples of p around l.
         allreduce) echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p)) ;;
+        # bcast NTSL and NTSB send count % 8192 bytes above 8192 through the
+        # selector in force, too: multiples of 8192 around l above 8192.
+        bcast)
+          if [ "$l" -le 8192 ]; then echo $((l - 1)) "$l"
+          else echo $((((l - 1) / 8192) * 8192)) $((((l + 8191) / 8192) * 8192)); fi ;;
         allgatherv) echo $((l - 1)) "$l" $((p * l - 1)) $((p * l)) ;;
         *) echo $((l - 1)) "$l" ;;
       esac
