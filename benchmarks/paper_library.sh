@@ -13,29 +13,43 @@
 # Prints one row per (machine, library, size): times, speedup of circulant
 # over the library both ways, the algorithm SMPI ran (algo_ran) and the
 # bytes it reduced; the CSVs stay in OUT (default results/paper_library).
-# usage: benchmarks/paper_library.sh [--quick] [--only M1,M2] [--out DIR]
+# usage: benchmarks/paper_library.sh [--quick | --big] [--only M1,M2] [--sizes LIST] [--out DIR]
 #   --quick: Irene 64 x 1, Theta 48 x 1, Hydra 8 x 4 (for a first look)
+#   --big:   the paper's multi-rank-per-node configurations: Hydra 36 x 32
+#            (1152 ranks, Fig. 6), Irene 100 x 48 (4800, Fig. 3), Theta
+#            128 x 64 (8192, Figs. 4-5). Not in CI: each is one simulation
+#            per library and size of up to 8192 ranks (docs/library.md gives
+#            the CPU time measured); run them niced, one at a time, e.g.
+#              nice benchmarks/paper_library.sh --big --only hydra --sizes 4K,256K,2M
 #   --only:  only these machines (irene, theta, hydra); a rerun over the same
 #            DIR resumes the CSVs and only prints the table again
+#   --sizes: the sizes (collsim's size syntax; default 8,64,512,4K,32K,256K,2M)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out=$here/results/paper_library quick=0 only=irene,theta,hydra
+out=$here/results/paper_library quick=0 big=0 only=irene,theta,hydra
+sizes=8,64,512,4K,32K,256K,2M
+usage="usage: $0 [--quick | --big] [--only M1,M2] [--sizes LIST] [--out DIR]"
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --big) big=1 ;;
     --out) out=$2; shift ;;
     --only) only=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--only M1,M2] [--out DIR]" >&2; exit 2 ;;
+    --sizes) sizes=$2; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
 done
+[ $quick = 1 ] && [ $big = 1 ] && { echo "$0: --quick and --big exclude each other" >&2; exit 2; }
 mkdir -p "$out"
-sizes=8,64,512,4K,32K,256K,2M
 # machine nodes ppn libraries
+hydra_libs=lib:ompi,lib:mpich,lib:mvapich2,lib:impi
 if [ $quick = 1 ]; then
-  configs=("irene 64 1 lib:ompi" "theta 48 1 lib:mpich" "hydra 8 4 lib:ompi,lib:mpich,lib:mvapich2,lib:impi")
+  configs=("irene 64 1 lib:ompi" "theta 48 1 lib:mpich" "hydra 8 4 $hydra_libs")
+elif [ $big = 1 ]; then
+  configs=("irene 100 48 lib:ompi" "theta 128 64 lib:mpich" "hydra 36 32 $hydra_libs")
 else
-  configs=("irene 256 1 lib:ompi" "theta 150 1 lib:mpich" "hydra 36 32 lib:ompi,lib:mpich,lib:mvapich2,lib:impi")
+  configs=("irene 256 1 lib:ompi" "theta 150 1 lib:mpich" "hydra 36 32 $hydra_libs")
 fi
 keep=()
 for c in "${configs[@]}"; do [[ ,$only, == *,${c%% *},* ]] && keep+=("$c"); done
@@ -80,5 +94,6 @@ for c in "${configs[@]}"; do
     }' "$out/$tag-charged.csv" "$out/$tag-free.csv"
 done
 echo "speedup = lib_s / circ_s (> 1: circulant faster); spd_free: the library's reductions free (SMPI's behaviour)"
-echo "paper: circulant ~1.5x faster than Open MPI on Irene; up to ~10x faster than Cray MPICH on Theta;"
-echo "       consistently faster than all four libraries on Hydra 36 x 32, by a large margin at mid sizes (Fig. 6)"
+# The paper's claims, from their one table (findings/claims.def).
+echo "paper's claims (collsim list --claims):"
+"$here/collsim" list --claims | sed 's/^/  /'

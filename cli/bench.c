@@ -126,6 +126,14 @@ int cs_req_dup(const cs_bench_req *q, int i) {
   return 0;
 }
 
+/* Adds each space-separated word of words to a, prefixed. */
+static void argv_add_words(argv_t *a, const char *prefix, const char *words) {
+  char w[1024];
+  snprintf(w, sizeof w, "%s", words);
+  for (char *s = NULL, *t = strtok_r(w, " ", &s); t; t = strtok_r(NULL, " ", &s))
+    argv_add(a, "%s%s", prefix, t);
+}
+
 /* The first line of a bench CSV (what the run depends on). */
 static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
   cs_bench_meta m = {q->backend,
@@ -400,12 +408,7 @@ int cs_bench_run(cs_bench_req *q) {
         argv_free(&j->args);
         break;
       }
-      if (q->cfg) {
-        char extra[1024];
-        snprintf(extra, sizeof extra, "%s", q->cfg);
-        for (char *s = NULL, *t = strtok_r(extra, " ", &s); t; t = strtok_r(NULL, " ", &s))
-          argv_add(&j->args, "%s", t);
-      }
+      if (q->cfg) argv_add_words(&j->args, "", q->cfg);
       argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
       if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4)) {
@@ -443,7 +446,8 @@ int cs_bench_run(cs_bench_req *q) {
     argv_add(&j->args, "%g", q->time_limit);
     if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
     if (q->smpi && !q->lib_free) argv_add(&j->args, "--lib-charge=1");
-    if (q->cfg) argv_add(&j->args, "--lib-cfg=%s", q->cfg);
+    /* one argument per option: smpirun splits arguments at spaces */
+    if (q->cfg) argv_add_words(&j->args, "--lib-cfg=", q->cfg);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
     if (q->verify_library_only) argv_add(&j->args, "--verify=library");
   }

@@ -6,6 +6,7 @@
 #include <simgrid/version.h>
 
 #include "cli.h"
+#include "findings.h"
 #include "platgen.h"
 #include "registry.h"
 
@@ -43,27 +44,34 @@ static void usage(FILE *f) {
 }
 
 int cmd_list(int argc, char **argv) {
-  int csv = 0, smpi = 0;
+  int csv = 0, smpi = 0, claims = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--csv"))
       csv = 1;
     else if (!strcmp(argv[i], "--smpi"))
       smpi = 1;
+    else if (!strcmp(argv[i], "--claims"))
+      claims = 1;
     else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       printf(
-          "usage: collsim list [--csv] [--smpi]\n"
+          "usage: collsim list [--csv] [--smpi] [--claims]\n"
           "Prints the algorithm registry (algos/registry.def): collective, algorithm,\n"
           "family, restrictions, reference; these are the names --algos takes.\n"
           "  --csv    the same as CSV\n"
           "  --smpi   SMPI's own algorithms per collective (--algos native:NAME) and its\n"
-          "           selectors (--algos lib:NAME), as SimGrid 3.32 names them\n");
+          "           selectors (--algos lib:NAME), as SimGrid 3.32 names them\n"
+          "  --claims the circulant paper's claims about MPI libraries that the demo's\n"
+          "           report and benchmarks/paper_library.sh compare with (findings/claims.def)\n");
       return 0;
     } else {
-      fprintf(stderr, "collsim list: unknown option %s (valid: --csv, --smpi, --help)\n", argv[i]);
+      fprintf(stderr, "collsim list: unknown option %s (valid: --csv, --smpi, --claims, --help)\n",
+              argv[i]);
       return 2;
     }
   }
-  if (smpi)
+  if (claims)
+    cs_claims_print(stdout);
+  else if (smpi)
     cs_smpi_print_list(stdout);
   else
     cs_registry_print(stdout, csv);

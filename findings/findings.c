@@ -375,3 +375,138 @@ void cs_findings_summary_md(FILE *md, const char *const *bench, const char *cons
   }
   if (ngl) fprintf(md, "\n");
 }
+
+/* ---- the paper's claims ---------------------------------------------------------- */
+
+const cs_claim cs_claims[] = {
+#define CS_CLAIM(fig, kinds, config, libs, coll, ours, lo, hi, quote, note) \
+  {fig, kinds, config, libs, coll, ours, lo, hi, quote, note},
+#include "claims.def"
+#undef CS_CLAIM
+};
+const int cs_nclaims = sizeof cs_claims / sizeof cs_claims[0];
+
+void cs_claims_print(FILE *f) {
+  for (int c = 0; c < cs_nclaims; c++) {
+    const cs_claim *cl = &cs_claims[c];
+    fprintf(f, "%s, %s, %s, %s: %s %.3g", cl->figure, cl->config, cl->libs, cl->coll, cl->ours,
+            cl->lo);
+    if (cl->hi > 0)
+      fprintf(f, " .. %.3gx faster", cl->hi);
+    else
+      fprintf(f, "x faster or more");
+    fprintf(f, ": \"%s\"\n", cl->quote);
+  }
+}
+
+int cs_word_in(const char *list, const char *w) {
+  size_t n = strlen(w);
+  for (const char *s = list; (s = strstr(s, w)); s += n)
+    if ((s == list || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0')) return 1;
+  return 0;
+}
+
+static const char *band_name(const cs_bench_findings *f, int k) {
+  static const char *const names[3] = {"small", "medium", "large"};
+  return f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
+}
+
+void cs_findings_claims_md(FILE *md, const char *machine, const char *kind,
+                           const cs_bench_table *tb, const cs_bench_findings *f) {
+  int lib[CS_FIND_MAXALGOS], ours[CS_FIND_MAXALGOS], nl = 0, no = 0;
+  for (int a = 0; a < tb->nalgos; a++) {
+    if (cs_algo_is_library(tb->algo[a]))
+      lib[nl++] = a;
+    else
+      ours[no++] = a;
+  }
+  if (!nl || !no || !f->nband) return;
+  char b1[32];
+  fprintf(md,
+          "**%s, %s, p = %d: our algorithms against each library selector** (speedup = "
+          "library time / ours; > 1: ours faster)\n\n| library | size | m | algorithm it ran |",
+          machine, tb->coll, tb->p);
+  for (int o = 0; o < no; o++) fprintf(md, " %s |", tb->algo[ours[o]]);
+  fprintf(md, "\n|---|---|---|---|");
+  for (int o = 0; o < no; o++) fprintf(md, "---|");
+  fprintf(md, "\n");
+  for (int l = 0; l < nl; l++)
+    for (int k = 0; k < f->nband; k++) {
+      int i = f->band[k].size, a = lib[l];
+      fprintf(md, "| %s | %s | %s | %s |", tb->algo[a], band_name(f, k),
+              cs_size_str((double)tb->bytes[i], b1, sizeof b1),
+              tb->ran[a][i][0] ? tb->ran[a][i] : "?");
+      for (int o = 0; o < no; o++) {
+        double s = tb->t[a][i] / tb->t[ours[o]][i];
+        if (isnan(s))
+          fprintf(md, " - |");
+        else
+          fprintf(md, " %.2fx |", s);
+      }
+      fprintf(md, "\n");
+    }
+  fprintf(md, "\n");
+  int any = 0, differs = 0;
+  for (int c = 0; c < cs_nclaims; c++) {
+    const cs_claim *cl = &cs_claims[c];
+    if (!cs_word_in(cl->kinds, kind) || strcmp(cl->coll, tb->coll)) continue;
+    int us = -1;
+    for (int o = 0; o < no; o++)
+      if (!strcmp(tb->algo[ours[o]], cl->ours)) us = ours[o];
+    any = 1;
+    fprintf(md, "- Paper, %s (%s; %s): \"%s\" Read as: %s %.3g", cl->figure, cl->config, cl->libs,
+            cl->quote, cl->ours, cl->lo);
+    if (cl->hi > 0)
+      fprintf(md, " .. %.3gx faster.", cl->hi);
+    else
+      fprintf(md, "x faster or more.");
+    fprintf(md, " Here: %s, p = %d (%s).\n", machine, tb->p, cl->note);
+    if (us < 0) {
+      fprintf(md, "  - %s was not run here: nothing to compare.\n", cl->ours);
+      continue;
+    }
+    for (int l = 0; l < nl; l++) {
+      int a = lib[l];
+      if (!cs_word_in(cl->libs, tb->algo[a])) continue;
+      double lo = INFINITY, hi = 0;
+      int off = 0, n = 0;
+      char why[1024] = "";
+      size_t w = 0;
+      for (int k = 0; k < f->nband; k++) {
+        int i = f->band[k].size;
+        double s = tb->t[a][i] / tb->t[us][i];
+        if (isnan(s)) continue;
+        n++;
+        lo = fmin(lo, s);
+        hi = fmax(hi, s);
+        if (s < cl->lo || (cl->hi > 0 && s > cl->hi)) {
+          off++;
+          if (w < sizeof why)
+            w += (size_t)snprintf(why + w, sizeof why - w, "%s%s (%s) %.2fx with %s", w ? "; " : "",
+                                  band_name(f, k), cs_size_str((double)tb->bytes[i], b1, sizeof b1),
+                                  s, tb->ran[a][i][0] ? tb->ran[a][i] : "an unnamed algorithm");
+        }
+      }
+      if (!n) continue;
+      fprintf(md, "  - %s: %s is %.2f .. %.2fx faster over the %d sizes: %s", tb->algo[a], cl->ours,
+              lo, hi, n,
+              !off       ? "the simulation agrees.\n"
+              : off == n ? "the simulation does not agree"
+                         : "the simulation agrees in part");
+      if (off) fprintf(md, " (outside the claim: %s).\n", why);
+      differs += off > 0;
+    }
+  }
+  if (differs)
+    fprintf(md,
+            "- Why the simulation differs where it does: the simulated library runs the algorithm "
+            "named beside each size (SMPI 3.32's reproduction of the library's rules, not the "
+            "library the paper measured); its reductions are charged gamma per byte as ours are, "
+            "but its copies are neither charged nor counted (SMPI makes them inside the call), "
+            "while ours pay gamma per byte for every copy; and this platform is a model of the "
+            "machine, not the machine.\n");
+  if (!any)
+    fprintf(md, "- The paper makes no claim about %s on a machine like %s (%s).\n", tb->coll,
+            machine, kind);
+  fprintf(md, "\n");
+}

@@ -113,6 +113,34 @@ void cs_findings_summary_md(FILE *md, const char *const *bench, const char *cons
                             int nbench, const char *const *gl, const char *const *gl_machine,
                             int ngl);
 
+/* The circulant paper's claims about MPI libraries (claims.def, the one
+ * place they are written). */
+typedef struct {
+  const char *figure, *kinds, *config, *libs, *coll, *ours;
+  double lo, hi; /* the claimed speedup of ours over the library; hi 0: unbounded */
+  const char *quote, *note;
+} cs_claim;
+extern const cs_claim cs_claims[];
+extern const int cs_nclaims;
+
+/* One line per claim: figure, configuration, libraries, collective, the
+ * claimed speedup of ours over the library, the quote. */
+void cs_claims_print(FILE *f);
+
+/* 1 iff word w is one of the space-separated words of list. */
+int cs_word_in(const char *list, const char *w);
+
+/* Writes, for a bench table on a machine of `collsim platform` kind `kind`
+ * (e.g. hydra, abg), the speedup of each of collsim's algorithms over each
+ * library row at the small, medium and large sizes of f (library time /
+ * ours, with the algorithm the library ran), then each claim of the paper
+ * made for that kind and collective, with a sentence saying whether the
+ * simulation agrees and, where not, at which sizes, which library algorithm
+ * ran there and what each side is charged. Nothing when no library row
+ * ran. */
+void cs_findings_claims_md(FILE *md, const char *machine, const char *kind,
+                           const cs_bench_table *tb, const cs_bench_findings *f);
+
 /* "12.3 us", "4.56 ms", "1.23 s". */
 const char *cs_fmt_time(double t, char *buf, size_t len);
 

@@ -50,6 +50,7 @@
 #include "libcharge.h"
 #ifdef SMPI_H /* defined by SMPI's mpi.h */
 #include <simgrid/barrier.h>
+#include <simgrid/host.h>
 #endif
 
 typedef struct {
@@ -69,6 +70,7 @@ typedef struct {
   int lib_charge;          /* simulation: the library's reductions charged (libcharge.h) */
   MPI_Op libop;            /* the operation library rows get: op, or op charged */
   const char *lib_cfg;     /* the run's extra smpirun options (which algorithm ran) */
+  int smpi_ppn;            /* processes per SimGrid host if equal on all, else 0 */
   int extra;               /* the CSV has the columns algo_ran, reduced_bytes, ... */
 } bench_opts;
 
@@ -260,6 +262,7 @@ typedef struct {
   sg_bar_t bar;
   int p;
   unsigned char *parity; /* per process: the slot of its next agreement */
+  const void **host;     /* per process: its SimGrid host (smpi_ppn) */
   struct {
     int in, out; /* processes that wrote / read this slot */
     double v[4];
@@ -273,7 +276,8 @@ static sim_board *sim_board_get(int p) {
   if (!b) {
     b = calloc(1, sizeof *b);
     if (b) b->parity = calloc((size_t)p, 1);
-    if (!b || !b->parity) {
+    if (b) b->host = calloc((size_t)p, sizeof *b->host);
+    if (!b || !b->parity || !b->host) {
       fprintf(stderr, "collsim bench: out of memory for the harness board\n");
       abort();
     }
@@ -312,11 +316,52 @@ static void agree_max(double *v, int n, MPI_Comm comm) {
 #endif
 }
 
+/* The processes per node SMPI's selectors see (they group processes by
+ * SimGrid host, Comm::init_smp) when every host holds as many, else 0
+ * (libalgo.h); sends no message. 0 on a real MPI (unused there). */
+static int smpi_ppn(MPI_Comm comm) {
+#ifdef SMPI_H
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  sim_board *b = sim_board_get(p);
+  b->host[r] = sg_host_self();
+  agree_max(NULL, 0, comm); /* every process has written its host */
+  int mine = 0;
+  for (int i = 0; i < p; i++) mine += b->host[i] == b->host[r];
+  double v[2] = {mine, -mine};
+  agree_max(v, 2, comm);
+  return v[0] == -v[1] ? mine : 0;
+#else
+  (void)comm;
+  return 0;
+#endif
+}
+
 /* The first non-zero size of the run (0 if none). */
 static long first_nonempty(const bench_opts *o) {
   for (int i = 0; i < o->nbytes; i++)
     if (o->bytes[i] > 0) return o->bytes[i];
   return 0;
+}
+
+/* The algorithm a row of algorithm a (--algos name) runs for `total`
+ * elements on p processes, into ran (libalgo.h; "" where unknown). */
+static const char *row_ran(const bench_opts *o, const cs_algo_info *a, const char *name, int p,
+                           long total, int simulated, char *ran, size_t len) {
+  int size, commute = 1;
+  MPI_Type_size(o->dt, &size);
+  MPI_Op_commutative(o->op, &commute);
+  int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
+  int regular = !split || (!o->single && total % p == 0);
+  if (!(a->flags & CS_NATIVE))
+    snprintf(ran, len, "%s", name);
+  else if (!simulated)
+    ran[0] = '\0'; /* a real library does not say, and its rules are not SMPI's */
+  else
+    cs_lib_algo_of_row(name, o->lib_cfg, o->coll, p, total, size, regular, commute, o->smpi_ppn,
+                       ran, len);
+  return ran;
 }
 
 /* Verifies the result of algorithm a (--algos name) once, on real buffers,
@@ -332,6 +377,21 @@ static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *
   if (o->verify_library_only && !(a->flags & CS_NATIVE)) return 0;
   int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
   char why[600];
+#ifdef SMPI_H
+  char ran[64];
+  const char *abort_why =
+      cs_lib_algo_aborts(o->coll, row_ran(o, a, name, p, total, 1, ran, sizeof ran), p);
+  if (abort_why) {
+    if (r == 0) {
+      snprintf(why, sizeof why, "%s runs %s: %s; not run", name, ran, abort_why);
+      cs_csv_bench_verify(out, name, tb, p, "known-defect", why);
+      fflush(out);
+      fprintf(stderr, "collsim bench: %s %s at %ld bytes: %s\n", cs_colls[o->coll].name, name, tb,
+              why);
+    }
+    return 1;
+  }
+#endif
   int v = cs_check_verify(o->coll, a, name, split ? total : b->count, o->single ? b->counts : NULL,
                           o->root, o->inplace, o->dt, comm, why, sizeof why);
   if (r == 0 && v != CS_VERIFY_OK) {
@@ -358,21 +418,12 @@ static void work_mark(double m[3]) {
  * mark0 (simulation only; NAN where not measured: the library's copies, its
  * reductions when they are not charged, everything on a real MPI). */
 static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *name, int p,
-                      long total, int split, int simulated, const double mark0[3], long calls,
+                      long total, int simulated, const double mark0[3], long calls,
                       cs_bench_extra *x, char *ran, size_t len) {
   double m[3];
   work_mark(m);
-  int lib = (a->flags & CS_NATIVE) != 0, size, commute = 1;
-  MPI_Type_size(o->dt, &size);
-  MPI_Op_commutative(o->op, &commute);
-  int regular = !split || (!o->single && total % p == 0);
-  if (lib && !simulated)
-    ran[0] = '\0'; /* a real library does not say, and its rules are not SMPI's */
-  else if (lib)
-    cs_lib_algo_of_row(name, o->lib_cfg, o->coll, p, total, size, regular, commute, ran, len);
-  else
-    snprintf(ran, len, "%s", name);
-  x->algo_ran = ran;
+  int lib = (a->flags & CS_NATIVE) != 0;
+  x->algo_ran = row_ran(o, a, name, p, total, simulated, ran, len);
   x->reduced_bytes = x->copied_bytes = NAN;
   if (!simulated || calls < 1) return;
   if (!lib) {
@@ -513,7 +564,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       mx = times[n - 1];
       cs_bench_extra x;
       char ran[128];
-      row_extra(o, a, name, p, total, split, simulated, mark0, calls, &x, ran, sizeof ran);
+      row_extra(o, a, name, p, total, simulated, mark0, calls, &x, ran, sizeof ran);
       cs_csv_bench_row(out, cs_colls[o->coll].name, name, p, (long)tb, n, med, mean, mn, mx, lo, hi,
                        o->extra ? &x : NULL);
       fflush(out);
@@ -530,6 +581,7 @@ out:
 }
 
 int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
+  char lib_cfg[1024] = ""; /* --lib-cfg options, joined (per process: not a static) */
   int r;
   MPI_Comm_rank(comm, &r);
   bench_opts o;
@@ -570,9 +622,12 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       o.verify_library_only = 1;
     else if (!strncmp(argv[i], "--lib-charge=", 13))
       o.lib_charge = atoi(argv[i] + 13);
-    else if (!strncmp(argv[i], "--lib-cfg=", 10))
-      o.lib_cfg = argv[i] + 10;
-    else if (ARG("--type")) {
+    else if (!strncmp(argv[i], "--lib-cfg=", 10)) {
+      /* one option per argument (smpirun splits arguments at spaces) */
+      size_t n = strlen(lib_cfg);
+      snprintf(lib_cfg + n, sizeof lib_cfg - n, "%s%s", n ? " " : "", argv[i] + 10);
+      o.lib_cfg = lib_cfg;
+    } else if (ARG("--type")) {
       if (!strcmp(v, "byte"))
         o.dt = MPI_BYTE, o.op = MPI_BOR;
       else if (!strcmp(v, "int"))
@@ -619,6 +674,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   agree_max(&bad_all, 1, comm);
   int rc = bad_all != 0 ? 2 : 0;
   int global = global_clock(comm);
+  if (simulated) o.smpi_ppn = smpi_ppn(comm);
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have

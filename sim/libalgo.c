@@ -1,8 +1,10 @@
 /* Reproduction of SMPI 3.32's selector decisions (libalgo.h). The bands
  * below transcribe the if/else ladders of SimGrid 3.32 (release commit
  * e8d2ff8dab, src/smpi/colls/smpi_*_selector.cpp) into data: one line per
- * range of communicator sizes, "LIMIT:NAME" pairs meaning "total bytes <
- * LIMIT runs NAME", "*" for the rest. */
+ * range of communicator sizes, "LIMIT:NAME" pairs meaning "size < LIMIT
+ * runs NAME", "*" for the rest; each table says which size it reads (total
+ * bytes unless stated). The Intel MPI selector's measured tables are
+ * generated data (impi_tables.def). */
 #include "libalgo.h"
 
 #include <stdio.h>
@@ -102,7 +104,131 @@ static const char *pick(const band *b, int p, long bytes, char *buf, size_t len)
   return NULL; /* not reached: every rule ends with "*" */
 }
 
+/* bcast__ompi (1 NTSL "basic_linear", 2-3 ompi_pipeline "chain",
+ * "pipeline", 4 ompi_split_bintree, 5 NTSB "binary_tree", 6 binomial_tree,
+ * 7 mvapich2_knomial_intra_node "knomial", 8 scatter_rdb_allgather, 9
+ * scatter_LR_allgather), by total bytes. */
+#define KN "mvapich2_knomial_intra_node"
+static const band ompi_bcast[] = {
+    {4, "32:ompi_pipeline 256:NTSB 512:ompi_pipeline 1024:" KN " 32768:NTSL 131072:NTSB "
+        "262144:ompi_pipeline 524288:NTSL 1048576:binomial_tree *:NTSB"},
+    {8, "64:NTSB 128:binomial_tree 2048:NTSB 8192:binomial_tree 1048576:NTSL *:ompi_pipeline"},
+    {16, "8:" KN " 64:NTSB 4096:" KN " 16384:NTSB 32768:binomial_tree *:NTSL"},
+    {32, "4096:" KN " 1048576:binomial_tree *:scatter_rdb_allgather"},
+    {64, "2048:binomial_tree *:" KN},
+    {128, "*:" KN},
+    {256, "2:binomial_tree 16384:NTSB 32768:NTSL 65536:NTSB *:" KN},
+    {1024, "16384:" KN " 32768:ompi_split_bintree *:" KN},
+    {2048, "524288:" KN " *:scatter_rdb_allgather"},
+    {4096, "262144:" KN " *:scatter_rdb_allgather"},
+    {0, "8192:" KN " 16384:NTSB 262144:" KN " *:scatter_rdb_allgather"}};
+#undef KN
+
+/* allgather__ompi (1 NTSLR_NB, 2 bruck, 3 rdb, 4 ring, 5
+ * ompi_neighborexchange, 6 pair), by the bytes of one block. p = 2 runs
+ * pair (handled in cs_lib_algo). */
+#define NX "ompi_neighborexchange"
+static const band ompi_allgather[] = {
+    {32, "*:rdb"},
+    {64, "1024:rdb 65536:" NX " *:ring"},
+    {128, "512:rdb 65536:" NX " *:ring"},
+    {256, "512:rdb 131072:" NX " 524288:ring 1048576:" NX " *:ring"},
+    {512, "32:rdb 128:bruck 1024:rdb 131072:" NX " 524288:ring 1048576:" NX " *:ring"},
+    {1024, "64:rdb 256:bruck 2048:rdb *:" NX},
+    {2048, "4:rdb 8:bruck 16:rdb 32:bruck 256:rdb 512:bruck 4096:rdb *:" NX},
+    {4096, "32:bruck 128:rdb 512:bruck 4096:rdb *:" NX},
+    {0, "2:rdb 8:bruck 16:rdb 512:bruck 4096:rdb *:" NX}};
+
+/* allgatherv__ompi (1 GB, 2 ompi_bruck, 3 mpich_ring, 4
+ * ompi_neighborexchange, 5 pair), by total bytes / p. */
+static const band ompi_allgatherv[] = {
+    {3, "2048:mpich_ring 4096:pair 8192:mpich_ring *:pair"},
+    {8, "256:GB 4096:" NX " 8192:mpich_ring 16384:" NX " 262144:ompi_bruck *:" NX},
+    {16, "1024:GB *:ompi_bruck"},
+    {32, "128:GB 262144:ompi_bruck *:mpich_ring"},
+    {64, "256:GB 8192:ompi_bruck *:mpich_ring"},
+    {128, "256:GB 4096:ompi_bruck *:mpich_ring"},
+    {256, "1024:ompi_bruck 65536:" NX " *:mpich_ring"},
+    {512, "1024:ompi_bruck *:mpich_ring"},
+    {1024, "512:ompi_bruck 1024:GB 4096:ompi_bruck 1048576:" NX " *:mpich_ring"},
+    {0, "4096:ompi_bruck *:" NX}};
+#undef NX
+
+/* gather__ompi (1 ompi_basic_linear, 2 ompi_binomial, 3
+ * ompi_linear_sync), by the bytes of one block. */
+static const band ompi_gather[] = {
+    {4,
+     "2:ompi_linear_sync 4:ompi_basic_linear 32768:ompi_binomial 65536:ompi_basic_linear "
+     "131072:ompi_binomial *:ompi_linear_sync"},
+    {8,
+     "1024:ompi_binomial 8192:ompi_basic_linear 32768:ompi_binomial "
+     "262144:ompi_basic_linear *:ompi_linear_sync"},
+    {256, "*:ompi_binomial"},
+    {512, "2048:ompi_binomial 8192:ompi_basic_linear *:ompi_binomial"},
+    {0, "*:ompi_binomial"}};
+
+/* scatter__ompi (1 ompi_basic_linear, 2 ompi_binomial, 3 ompi_linear_nb),
+ * by the bytes of one block. */
+static const band ompi_scatter[] = {
+    {4, "2:ompi_linear_nb 131072:ompi_basic_linear 262144:ompi_linear_nb *:ompi_basic_linear"},
+    {8,
+     "2048:ompi_binomial 4096:ompi_basic_linear 8192:ompi_binomial 32768:ompi_basic_linear "
+     "1048576:ompi_linear_nb *:ompi_basic_linear"},
+    {16, "16384:ompi_binomial 1048576:ompi_linear_nb *:ompi_basic_linear"},
+    {32, "16384:ompi_binomial 32768:ompi_basic_linear *:ompi_linear_nb"},
+    {64, "512:ompi_binomial 8192:ompi_linear_nb 16384:ompi_binomial *:ompi_linear_nb"},
+    {0, "512:ompi_binomial *:ompi_linear_nb"}};
+
+/* reduce_scatter__mvapich2, commutative operations (its Stampede table:
+ * MPIR_Reduce_Scatter_Basic_MV2, i.e. reduce_scatter__default, "basic";
+ * ompi_basic_recursivehalving; mpich_pair), by total bytes: an entry serves
+ * bytes <= its max, so LIMIT = max + 1. */
+#define RH "ompi_basic_recursivehalving"
+static const band mvapich2_reduce_scatter[] = {{17, "65:default 65537:" RH " *:mpich_pair"},
+                                               {33, "65:default 131073:" RH " *:mpich_pair"},
+                                               {65, "1025:default 262145:" RH " *:mpich_pair"},
+                                               {129, "129:default *:" RH},
+                                               {257, "129:default *:" RH},
+                                               {0, "257:default *:" RH}};
+#undef RH
+
+/* The Intel MPI selector's tables (impi_tables.def, generated from SimGrid
+ * 3.32 by gen_impi_tables.py): per collective, processes per node and
+ * largest p, a rule by block_dsize. */
+typedef struct {
+  cs_coll coll;
+  int ppn, p_max;
+  const char *rule;
+} impi_band;
+static const impi_band impi_bands[] = {
+#define CS_IMPI(c, ppn, p_max, rule) {CS_##c, ppn, p_max, rule},
+#include "impi_tables.def"
+#undef CS_IMPI
+};
+
 static char name_buf[64];
+
+/* The Intel MPI selector's choice: the first table of the collective whose
+ * ppn is SMPI's processes per node (nodes with unequal numbers of processes
+ * count as 1; a ppn absent from the tables takes the first table), its first
+ * band with p <= p_max, the rule's name for block_dsize bytes. */
+static const char *impi_pick(cs_coll coll, int ppn, int p, long bytes) {
+  size_t n = sizeof impi_bands / sizeof impi_bands[0], first = n, i;
+  int local = ppn > 0 ? ppn : 1;
+  for (i = 0; i < n; i++)
+    if (impi_bands[i].coll == coll) {
+      if (first == n) first = i;
+      if (impi_bands[i].ppn == local) break;
+    }
+  if (first == n) return NULL;
+  if (i == n) i = first;
+  int table_ppn = impi_bands[i].ppn;
+  while (i + 1 < n && impi_bands[i + 1].coll == coll && impi_bands[i + 1].ppn == table_ppn &&
+         p > impi_bands[i].p_max)
+    i++;
+  band b = {0, impi_bands[i].rule};
+  return pick(&b, p, bytes, name_buf, sizeof name_buf);
+}
 
 /* reduce_scatter__mpich: commutative and more than 524288 ELEMENTS in all
  * (SMPI counts elements here, not bytes): mpich_pair; non-commutative,
@@ -113,50 +239,134 @@ static const char *mpich_reduce_scatter(int p, long elems, int regular, int comm
   return "mpich_rdb";
 }
 
+/* reduce_scatter__default: reduce + scatterv for regular blocks, else the
+ * mpich selector's choice. */
+static const char *default_reduce_scatter(int p, long elems, int regular, int commutative) {
+  return regular ? "default" : mpich_reduce_scatter(p, elems, regular, commutative);
+}
+
+/* Collectives SMPI 3.32 implements once, with no selector entry and no
+ * --cfg setting: every selector runs that one algorithm. */
+static int single_algorithm(cs_coll coll) {
+  return coll == CS_gatherv || coll == CS_scatterv || coll == CS_scan || coll == CS_exscan;
+}
+
 const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int size, int regular,
-                        int commutative) {
-  long bytes = elems * size;
+                        int commutative, int ppn) {
+  long bytes = elems * size, block = elems / (p > 0 ? p : 1) * size;
   int split = coll == CS_reduce_scatter || coll == CS_reduce_scatter_block;
-  if (coll == CS_reduce) {
-    /* reduce__default: commutative on a built-in datatype: the
-     * non-blocking linear reduce ("default"), else ompi_basic_linear.
-     * reduce__mpich: like its allreduce, mvapich2_two_level for
-     * commutative operations on MPI_COMM_WORLD, else binomial. */
-    if (!strcmp(sel, "default")) return commutative ? "default" : "ompi_basic_linear";
-    if (!strcmp(sel, "ompi"))
-      return pick(commutative ? ompi_reduce : ompi_reduce_nc, p, bytes, name_buf, sizeof name_buf);
-    if (!strcmp(sel, "mpich")) return commutative ? "mvapich2_two_level" : "binomial";
-    return NULL;
-  }
-  if (coll != CS_allreduce && !split) return NULL;
+  int pow2 = (p & (p - 1)) == 0;
+  if (single_algorithm(coll)) return "default";
+  if (!strcmp(sel, "automatic")) return CS_LIB_AUTOMATIC;
   if (!strcmp(sel, "default")) {
-    /* allreduce__default: reduce__default + bcast__default (derived
-     * datatypes go to ompi; collsim's bench types are not derived).
-     * reduce_scatter__default: reduce + scatterv for regular blocks, else
-     * the mpich selector's choice. */
-    if (split && !regular) return mpich_reduce_scatter(p, elems, regular, commutative);
+    /* reduce__default: commutative on a built-in datatype: the non-blocking
+     * linear reduce ("default"), else ompi_basic_linear. allreduce__default:
+     * reduce__default + bcast__default (derived datatypes go to ompi;
+     * collsim's bench types are not derived). The other collectives'
+     * default is one algorithm each, named "default". */
+    if (coll == CS_reduce) return commutative ? "default" : "ompi_basic_linear";
+    if (split) return default_reduce_scatter(p, elems, regular, commutative);
     return "default";
   }
   if (!strcmp(sel, "ompi")) {
-    if (split) {
-      if (!commutative) /* alg 1: reduce_scatter__default, which hands irregular blocks on */
-        return regular ? "default" : mpich_reduce_scatter(p, elems, 0, 0);
+    switch (coll) {
+    case CS_reduce:
+      return pick(commutative ? ompi_reduce : ompi_reduce_nc, p, bytes, name_buf, sizeof name_buf);
+    case CS_allreduce:
+      return pick(commutative ? ompi_allreduce : ompi_allreduce_nc, p, bytes, name_buf,
+                  sizeof name_buf);
+    case CS_reduce_scatter:
+    case CS_reduce_scatter_block: {
+      if (!commutative) /* alg 1: reduce_scatter__default */
+        return default_reduce_scatter(p, elems, regular, 0);
       const char *n = pick(ompi_reduce_scatter, p, bytes, name_buf, sizeof name_buf);
-      if (!strcmp(n, "default") && !regular) return mpich_reduce_scatter(p, elems, 0, 1);
-      return n;
+      return strcmp(n, "default") ? n : default_reduce_scatter(p, elems, regular, 1);
     }
-    return pick(commutative ? ompi_allreduce : ompi_allreduce_nc, p, bytes, name_buf,
-                sizeof name_buf);
+    case CS_bcast: return pick(ompi_bcast, p, bytes, name_buf, sizeof name_buf);
+    case CS_allgather:
+      return p == 2 ? "pair" : pick(ompi_allgather, p, block, name_buf, sizeof name_buf);
+    case CS_allgatherv: return pick(ompi_allgatherv, p, bytes / p, name_buf, sizeof name_buf);
+    case CS_gather: return pick(ompi_gather, p, block, name_buf, sizeof name_buf);
+    case CS_scatter: return pick(ompi_scatter, p, block, name_buf, sizeof name_buf);
+    default: return NULL;
+    }
   }
   if (!strcmp(sel, "mpich")) {
-    if (split) return mpich_reduce_scatter(p, elems, regular, commutative);
-    /* allreduce__mpich: a communicator that is not itself a node's goes to
-     * mvapich2_two_level for commutative operations (MPI_COMM_WORLD always);
-     * else rab_rdb above 2048 bytes when count >= the largest power of two
-     * <= p, else rdb. */
-    if (commutative) return "mvapich2_two_level";
-    return "rdb";
+    /* SMPI's mpich rules for allreduce, reduce and bcast first ask whether
+     * the communicator is a node's own (is_smp_comm): MPI_COMM_WORLD and
+     * collsim's communicators never are, so commutative allreduce and reduce
+     * go to mvapich2_two_level, and bcast to SMP_binomial when every node
+     * holds as many processes (is_uniform). */
+    switch (coll) {
+    case CS_reduce: return commutative ? "mvapich2_two_level" : "binomial";
+    case CS_allreduce: return commutative ? "mvapich2_two_level" : "rdb";
+    case CS_reduce_scatter:
+    case CS_reduce_scatter_block: return mpich_reduce_scatter(p, elems, regular, commutative);
+    case CS_bcast:
+      if (ppn > 0) return "SMP_binomial";
+      if (bytes < 12288 || p <= 8) return "binomial_tree";
+      return bytes < 524288 && p % 2 == 0 ? "scatter_rdb_allgather" : "scatter_LR_allgather";
+    case CS_allgather: /* total bytes */
+      if (pow2 && bytes < 524288) return "rdb";
+      return bytes <= 81920 ? "bruck" : "ring";
+    case CS_allgatherv: /* total ELEMENTS, as SMPI counts them */
+      if (pow2 && elems < 524288) return "mpich_rdb";
+      return elems <= 81920 ? "ompi_bruck" : "mpich_ring";
+    case CS_gather:
+    case CS_scatter: return "ompi_binomial";
+    default: return NULL;
+    }
   }
+  if (!strcmp(sel, "mvapich2")) {
+    /* Only reduce_scatter is reproduced: the other mvapich2 rules pick an
+     * inter-node and an intra-node function that SMPI's two-level
+     * algorithms read from globals, which no single --cfg name selects. */
+    if (!split) return NULL;
+    if (!commutative) /* SMPI runs mpich_noncomm, then (no return) mpich_rdb */
+      return pow2 && regular ? "mpich_noncomm+mpich_rdb" : "mpich_rdb";
+    const char *n = pick(mvapich2_reduce_scatter, p, bytes, name_buf, sizeof name_buf);
+    return strcmp(n, "default") ? n : default_reduce_scatter(p, elems, regular, 1);
+  }
+  if (!strcmp(sel, "impi")) {
+    /* block_dsize: the bytes of one block for allgather, gather and
+     * scatter, of the whole vector or all blocks for the others. */
+    int per_block = coll == CS_allgather || coll == CS_gather || coll == CS_scatter;
+    cs_coll table = split ? CS_reduce_scatter : coll;
+    const char *n = impi_pick(table, ppn, p, per_block ? block : bytes);
+    if (!n) return NULL;
+    if (split && !strcmp(n, "default"))
+      return default_reduce_scatter(p, elems, regular, commutative);
+    if (!strcmp(n, "impi_rh")) n = commutative ? "ompi_basic_recursivehalving" : "mvapich2";
+    if (!strcmp(n, "mvapich2")) {
+      /* The mvapich2 selector's choice, when collsim reproduces it. */
+      const char *m = cs_lib_algo("mvapich2", coll, p, elems, size, regular, commutative, ppn);
+      if (m) return m;
+    }
+    return n;
+  }
+  return NULL;
+}
+
+/* SMPI 3.32 algorithms that abort the whole simulation when p is not a
+ * power of two (found by a sweep, /work/shared/notes/smpi.md "SMPI's own
+ * collectives"; lib:impi allreduce runs rab1 at p = 12, 15505 .. 52729
+ * bytes). */
+static const struct {
+  cs_coll coll;
+  const char *name;
+} pow2_only[] = {{CS_allreduce, "rab1"},
+                 {CS_allreduce, "smp_rsag_rab"},
+                 {CS_allgather, "pair"},
+                 {CS_allgather, "rhv"},
+                 {CS_reduce, "scatter_gather"},
+                 {CS_reduce_scatter, "mpich_noncomm"},
+                 {CS_reduce_scatter_block, "mpich_noncomm"}};
+
+const char *cs_lib_algo_aborts(cs_coll coll, const char *name, int p) {
+  if ((p & (p - 1)) == 0) return NULL;
+  for (size_t i = 0; i < sizeof pow2_only / sizeof pow2_only[0]; i++)
+    if (pow2_only[i].coll == coll && !strcmp(pow2_only[i].name, name))
+      return "SMPI 3.32's algorithm aborts the simulation when p is not a power of two";
   return NULL;
 }
 
@@ -174,7 +384,8 @@ static const char *cfg_value(const char *cfg, const char *key, char *buf, size_t
 }
 
 const char *cs_lib_algo_of_row(const char *algo, const char *cfg, cs_coll coll, int p, long elems,
-                               int size, int regular, int commutative, char *buf, size_t len) {
+                               int size, int regular, int commutative, int ppn, char *buf,
+                               size_t len) {
   char key[64], sel[64], forced[128];
   /* SMPI has no reduce_scatter_block table: it calls reduce_scatter. */
   const char *smpi_coll = coll == CS_reduce_scatter_block ? "reduce_scatter" : cs_colls[coll].name;
@@ -195,7 +406,7 @@ const char *cs_lib_algo_of_row(const char *algo, const char *cfg, cs_coll coll, 
       snprintf(sel, sizeof sel, "default");
   } else
     return buf;
-  const char *n = cs_lib_algo(sel, coll, p, elems, size, regular, commutative);
+  const char *n = cs_lib_algo(sel, coll, p, elems, size, regular, commutative, ppn);
   if (n) snprintf(buf, len, "%s", n);
   return buf;
 }

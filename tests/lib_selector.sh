@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves collsim's reproduction of SMPI 3.32's selector decisions
-# (sim/libalgo.c): for every selector SEL, collective (allreduce,
-# reduce_scatter_block, reduce by default) and p of the grid, the
+# (sim/libalgo.c): for every selector SEL (default, ompi, mpich, impi and,
+# for reduce_scatter(_block) only, mvapich2 by default), collective (all that SMPI selects for, by default) and p of the
+# grid, the
 # bench CSV of lib:SEL names the algorithm that ran (column algo_ran), and
 # the simulated time of lib:SEL at (coll, p, size) equals the time of the
 # library forced to that algorithm (--cfg=smpi/<collective>:NAME) under the
@@ -14,36 +15,72 @@
 # other collectives through it (redbcast: reduce + bcast; lr: the selected
 # allreduce on the remainder when p does not divide the count), so plain
 # native:NAME (default selector) can differ by a few alphas.
+# Sizes: on both sides of every limit of the rules, read as each rule reads
+# it (total bytes, bytes of one block, total / p, total elements: --type
+# byte makes elements bytes); the Intel MPI limits come from the same table
+# collsim uses (sim/impi_tables.def), for the ppn SMPI sees here (abg: one
+# rank per host, ppn 1) and the band of p.
+# The automatic selector is not predicted (SMPI 3.32 runs every algorithm
+# in turn inside each call; libalgo.h CS_LIB_AUTOMATIC) and cannot be run
+# here: some of its algorithms deadlock (all sizes tried, p = 3 and 12).
 # usage: lib_selector.sh CLI P_LIST [SELECTORS] [COLLS]
-#   e.g. lib_selector.sh build/collsim-cli 2-17,31-33,64 default,ompi,mpich
+#   e.g. lib_selector.sh build/collsim-cli 2-17,31-33,64 default,ompi,mpich,impi
 set -uo pipefail
 cli=$1 plist=$2
-sels=${3:-default,ompi,mpich}
-colls=${4:-allreduce,reduce_scatter_block,reduce}
+sels=${3:-default,ompi,mpich,impi,mvapich2}
+colls=${4:-allreduce,reduce_scatter_block,reduce,reduce_scatter,allgather,allgatherv,gather,scatter,bcast}
+impi_def="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/sim/impi_tables.def"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # 2-5,7 -> 2 3 4 5 7
 ps=$(echo "$plist" | tr , '\n' | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) print i }')
 maxp=$(echo "$ps" | sort -n | tail -1)
 "$cli" platform abg --np "$maxp" --gamma 1e-9 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile" || exit 1
-# Every size limit of the rules (bytes; mpich's reduce_scatter counts
-# elements, 524288, and they are bytes here: --type byte).
-limits="8 16 64 128 256 512 1024 2048 4096 8192 16384 32768 65536 131072 262144 524288 1048576"
+# Every size limit of the ompi and mpich rules (mpich's reduce_scatter and
+# allgatherv count elements, 524288 and 81920: bytes here, --type byte).
+# mvapich2's reduce_scatter serves bytes <= max: limits max + 1.
+limits="2 4 8 16 32 64 65 128 129 256 257 512 1024 1025 2048 4096 8192 12288 16384 32768 65536 65537 81920 81921 131072 131073 262144 262145 524288 524289 1048576"
+# impi_limits COLL P: the limits of the Intel MPI rule for p (ppn 1).
+impi_limits() {
+  local t=$1
+  case $t in reduce_scatter_block) t=reduce_scatter ;; esac
+  awk -v c="$t" -v p="$2" -F'"' 'index($1, "CS_IMPI(" c ", 1, ") == 1 && !done {
+      split($1, f, ","); if (p + 0 <= f[3] + 0) { n = split($2, r, " ");
+        for (i = 1; i < n; i++) { split(r[i], x, ":"); print x[1] } done = 1 } }' "$impi_def"
+}
 fail=0 checked=0
 for coll in ${colls//,/ }; do
   smpicoll=$coll
   [ "$coll" = reduce_scatter_block ] && smpicoll=reduce_scatter
   for p in $ps; do
-    # Sizes just below and at each limit (multiples of p for the block
-    # collective, whose m is p blocks), plus one above the mpich limit.
-    sizes=$(for l in $limits 524289; do
-      if [ "$coll" = reduce_scatter_block ]; then
-        echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p))
-      else
-        echo $((l - 1)) "$l"
-      fi
-    done | tr ' ' '\n' | awk '$1 > 0' | sort -nu | paste -sd,)
     for sel in ${sels//,/ }; do
+    # collsim reproduces mvapich2 for reduce_scatter(_block) only (libalgo.h).
+    case $sel:$coll in mvapich2:reduce_scatter*) ;; mvapich2:*) continue ;; esac
+    lims=$limits
+    [ "$sel" = impi ] && lims=$(impi_limits "$coll" "$p")
+    [ "$sel" = default ] && lims=""
+    # Sizes just below and at each limit l, as the rules read them: l
+    # total bytes (vector and split collectives), multiples of p around l
+    # (block collectives, whose m is p blocks), p blocks of l - 1 and l
+    # bytes (block collectives' per-block rules) and p l - 1, p l
+    # (allgatherv's total / p); plus a few sizes for the default selector.
+    sizes=$(for l in $lims 1000 100000; do
+      case $coll in
+        reduce_scatter_block | allgather | gather | scatter)
+          echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p)) $((p * (l - 1))) $((p * l)) ;;
+        # allreduce lr (and ompi_ring_segmented, which falls back to lr)
+        # reduces count % p elements at the end through the selector in
+        # force, which a forced algorithm replaces: multiples of p around l.
+        allreduce) echo $((((l - 1) / p) * p)) $((((l + p - 1) / p) * p)) ;;
+        # bcast NTSL and NTSB send count % 8192 bytes above 8192 through the
+        # selector in force, too: multiples of 8192 around l above 8192.
+        bcast)
+          if [ "$l" -le 8192 ]; then echo $((l - 1)) "$l"
+          else echo $((((l - 1) / 8192) * 8192)) $((((l + 8191) / 8192) * 8192)); fi ;;
+        allgatherv) echo $((l - 1)) "$l" $((p * l - 1)) $((p * l)) ;;
+        *) echo $((l - 1)) "$l" ;;
+      esac
+    done | tr ' ' '\n' | awk '$1 > 0' | sort -nu | paste -sd,)
       lib="$tmp/lib-$sel-$coll-$p.csv"
       # --warmup 1: a first call may set up the communicator's node
       # structure (SMPI's init_smp), whichever size it happens at.
@@ -54,6 +91,7 @@ for coll in ${colls//,/ }; do
       # Columns by name: bytes, median_s, algo_ran.
       rows=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
                       { print $c["bytes"], $c["median_s"], $c["algo_ran"] }' "$lib")
+      if [ -z "$rows" ]; then echo "FAIL lib:$sel $coll p=$p: no rows"; fail=$((fail + 1)); continue; fi
       for name in $(echo "$rows" | awk '{ print $3 }' | sort -u); do
         if [ -z "$name" ]; then echo "FAIL lib:$sel $coll p=$p: a row without algo_ran"; fail=$((fail + 1)); continue; fi
         nsz=$(echo "$rows" | awk -v n="$name" '$3 == n { print $1 }' | paste -sd,)

@@ -204,8 +204,12 @@ add_test(NAME demo_libs COMMAND bash ${T}/demo_libs.sh ${CLI})
 # lib_selector: collsim's reproduction of SMPI 3.32's selectors
 # (sim/libalgo.c) names the algorithm lib:SEL ran, proven by equal simulated
 # times with the library forced to that algorithm, at sizes around every
-# threshold; ctest samples p = 3, 12; the whole grid is
+# threshold; ctest samples reduce_scatter_block at p = 12 (impi, mvapich2)
+# and gather and scatter at p = 5 (ompi);
+# the whole grid (every selector and collective) is
 #   bash tests/lib_selector.sh build/collsim-cli 2-17,31-33,64
 # lib_charge: native/lib:* reductions cost gamma per byte like the kernels'.
-add_test(NAME lib_selector COMMAND bash ${T}/lib_selector.sh ${CLI} 3,12)
+add_test(NAME lib_selector COMMAND bash ${T}/lib_selector.sh ${CLI} 12 impi,mvapich2
+                                   reduce_scatter_block)
+add_test(NAME lib_selector_blocks COMMAND bash ${T}/lib_selector.sh ${CLI} 5 ompi gather,scatter)
 add_test(NAME lib_charge COMMAND bash ${T}/lib_charge.sh ${CLI})
