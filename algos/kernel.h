@@ -82,6 +82,12 @@ typedef struct {
   int shared;
 } cs_tmp;
 int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt);
+/* Simulation only: a buffer of at least `bytes` whose contents mean nothing,
+ * one per slot for all processes and calls, never freed (algos/local.c). */
+enum { CS_SCRATCH_TMP, CS_SCRATCH_SEND, CS_SCRATCH_RECV, CS_SCRATCH_SLOTS };
+#ifdef SMPI_H
+void *cs_shared_scratch(int slot, size_t bytes);
+#endif
 void cs_tmp_free(cs_tmp *t);
 
 /* The layout of p blocks in a user buffer: block b has count(b) elements

@@ -1,7 +1,7 @@
 /* The local-work helper and buffer utilities shared by all kernels.
  *
  * In simulation (SMPI's mpi.h defines SMPI_H) every reduction and copy of b
- * bytes charges smpi_execute_flops(b): the platform gives each host a speed
+ * bytes charges b flops (execute below): the platform gives each host a speed
  * of 1/gamma flop/s, so local work costs exactly gamma seconds per byte, run
  * after run (a calibrated platform's segments instead: local_flops). Local
  * work has a kind, reduction or copy (cs_work), because a copy may cost less
@@ -19,8 +19,11 @@
 #include "pwcost.h"
 
 #ifdef SMPI_H
+#include <simgrid/actor.h>
 #include <simgrid/host.h>
 #include <smpi/smpi.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
 #endif
 
 int cs_skip_compute = 0;
@@ -79,26 +82,60 @@ static double local_flops(double bytes, cs_work kind) {
  * one OS process and run one at a time; with SMPI's privatization each would
  * make its own array, still indexed by its rank). */
 #ifdef SMPI_H
-static double *pending_of;
-static double *my_pending(void) {
+static struct pending {
+  double flops; /* the pending sum */
+  int alone;    /* 1: the host has a core for each of its processes, 2: not, 0: unknown */
+} * pending_of;
+static struct pending *my_pending(void) {
   int r;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   if (!pending_of) {
     int p;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    pending_of = calloc((size_t)p, sizeof(double));
+    pending_of = calloc((size_t)p, sizeof *pending_of);
   }
   return pending_of ? &pending_of[r] : NULL;
+}
+
+/* Charges f flops of local work to the calling process. smpi_execute_flops
+ * runs an execution on the host's CPU model; where that execution cannot be
+ * slowed (the host has at least as many cores as processes, so each gets a
+ * whole core, and its speed is not reduced by an availability profile at the
+ * moment) it lasts exactly f / speed, and a sleep of f / speed gives the same
+ * end instant at about a third of the simulator's cost (measured: 14 us of
+ * CPU per execution, 5 us per sleep, at 1024 ranks on theta). SimGrid
+ * lengthens a sleep shorter than surf/precision to that precision, while an
+ * execution that short ends at once: those (gamma = 0 makes every charge
+ * about 1e-27 s) stay executions. alone caches
+ * the core count check per process (processes do not move). The sleep does
+ * not switch SMPI's privatized data segments, which collsim never uses
+ * (-no-privatize). */
+static void execute(struct pending *pd, double f) {
+  sg_host_t h = sg_host_self();
+  if (pd && pd->alone == 0) {
+    xbt_dynar_t list = xbt_dynar_new(sizeof(sg_actor_t), NULL);
+    sg_host_get_actor_list(h, list);
+    pd->alone = (unsigned long)sg_host_core_count(h) >= xbt_dynar_length(list) ? 1 : 2;
+    xbt_dynar_free(&list);
+  }
+  static double precision = -1;
+  if (precision < 0) precision = sg_cfg_get_double("surf/precision");
+  double t =
+      pd && pd->alone == 1 && sg_host_get_available_speed(h) == 1.0 ? f / sg_host_get_speed(h) : 0;
+  if (t >= precision)
+    sg_actor_sleep_for(t);
+  else
+    smpi_execute_flops(f);
 }
 #endif
 
 void cs_local_flush(void) {
 #ifdef SMPI_H
-  double *pd = my_pending();
-  if (pd && *pd > 0) {
-    double b = *pd;
-    *pd = 0;
-    smpi_execute_flops(b);
+  struct pending *pd = my_pending();
+  if (pd && pd->flops > 0) {
+    double f = pd->flops;
+    pd->flops = 0;
+    execute(pd, f);
   }
 #endif
 }
@@ -106,11 +143,11 @@ void cs_local_flush(void) {
 static void charge(double bytes, cs_work kind) {
 #ifdef SMPI_H
   if (bytes <= 0) return;
-  double *pd = my_pending();
+  struct pending *pd = my_pending();
   if (pd)
-    *pd += local_flops(bytes, kind); /* a sum of per-charge costs, as the models price them */
+    pd->flops += local_flops(bytes, kind); /* a sum of per-charge costs, as the models price them */
   else
-    smpi_execute_flops(local_flops(bytes, kind)); /* no memory for the sums: charge now */
+    execute(NULL, local_flops(bytes, kind)); /* no memory for the sums: charge now */
 #elif defined(CS_MPIREC_H)
   csrec_charge(bytes, kind);
 #else
@@ -197,27 +234,30 @@ int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rc
 }
 
 #ifdef SMPI_H
-/* Shared temporaries of simulated timing runs: their contents mean nothing
+/* Shared buffers of simulated timing runs: their contents mean nothing
  * (SMPI_SHARED_MALLOC maps the same pages for every process and call), so
- * one mapping serves every temporary of every process and call; mapping one
- * per call made the kernel's page-table work (MAP_POPULATE) up to a third of
- * the CPU at 1 MiB. It grows by doubling and an outgrown mapping is kept
- * (another process may still be inside a kernel that uses it), so at most
- * twice the largest temporary is ever mapped. */
-static struct {
-  void *base;
-  size_t size;
-} shared_tmp;
-static void *shared_tmp_get(size_t bytes) {
-  if (bytes > shared_tmp.size) {
-    size_t size = shared_tmp.size ? shared_tmp.size : 4096;
+ * one mapping per slot serves every process and call: the kernels'
+ * temporaries (CS_SCRATCH_TMP) and the harness's send and receive buffers.
+ * Mapping one per call made the kernel's page-table work (MAP_POPULATE) up
+ * to a third of the CPU at 1 MiB; mapping the harness's buffers once per
+ * process cost three mmap calls, a populated MiB and an munmap per rank.
+ * A slot grows by doubling and an outgrown mapping is kept (another process
+ * may still be inside a kernel that uses it), so at most twice the largest
+ * buffer is ever mapped. */
+void *cs_shared_scratch(int slot, size_t bytes) {
+  static struct {
+    void *base;
+    size_t size;
+  } s[CS_SCRATCH_SLOTS];
+  if (bytes > s[slot].size) {
+    size_t size = s[slot].size ? s[slot].size : 4096;
     while (size < bytes) size *= 2;
     void *b = SMPI_SHARED_MALLOC(size);
     if (!b) return NULL;
-    shared_tmp.base = b;
-    shared_tmp.size = size;
+    s[slot].base = b;
+    s[slot].size = size;
   }
-  return shared_tmp.base;
+  return s[slot].base;
 }
 #endif
 
@@ -229,7 +269,7 @@ int cs_tmp_alloc(cs_tmp *t, long count, MPI_Datatype dt) {
   t->shared = 0;
 #ifdef SMPI_H
   if (cs_shared_buffers && bytes > 0) {
-    t->base = shared_tmp_get(bytes);
+    t->base = cs_shared_scratch(CS_SCRATCH_TMP, bytes);
     t->shared = 2; /* the one mapping: never freed */
   } else
 #elif defined(CS_MPIREC_H)
@@ -304,8 +344,15 @@ long cs_lsum(const cs_layout *l, int first, int n) {
   int p = l->p;
   if (n <= 0) return 0;
   if (l->kind == CS_LAYOUT_REGULAR) return (long)n * l->n;
-  if (l->kind == CS_LAYOUT_EVEN && first + n <= p)
-    return cs_ldispl(l, first + n - 1) + cs_lcount(l, first + n - 1) - cs_ldispl(l, first);
+  first = cs_mod(first, p);
+  if (l->kind == CS_LAYOUT_EVEN) { /* displ(p) = total: at most two runs */
+    if (first + n <= p) return cs_ldispl(l, first + n) - cs_ldispl(l, first);
+    return l->n - cs_ldispl(l, first) + cs_ldispl(l, first + n - p);
+  }
+  if (l->kind == CS_LAYOUT_SINGLE) {
+    int in = l->single >= first ? l->single - first < n : l->single + p - first < n;
+    return in ? l->n : 0;
+  }
   long s = 0;
   for (int i = 0; i < n; i++) s += cs_lcount(l, (first + i) % p);
   return s;
@@ -409,6 +456,33 @@ int cs_view_range(cs_view *v, void *base, MPI_Datatype dt, const cs_layout *l, i
       v->buf = (char *)base + cs_ldispl(l, b) * cs_extent(dt);
     }
     return MPI_SUCCESS;
+  }
+  if (l->kind != CS_LAYOUT_ARRAYS && n <= p) {
+    /* A wrapped range of a layout whose blocks lie back to back: two runs,
+     * [first, p) and [0, rest), the pieces cs_view_list would find, in
+     * O(1) instead of a list of n blocks (O(p) per rank and round made the
+     * models of 131072 ranks quadratic). */
+    int n1 = p - first;
+    long t1 = cs_lsum(l, first, n1), t2 = cs_lsum(l, 0, n - n1);
+    if (!cs_count_ok(t1 + t2, "a message (a view of blocks)")) return MPI_ERR_COUNT;
+    MPI_Aint ext = cs_extent(dt);
+    v->derived = 0;
+    v->type = dt;
+    v->buf = (char *)base + (t1 > 0 ? cs_ldispl(l, first) * ext : 0);
+    v->count = (int)(t1 + t2);
+    if (t1 == 0 || t2 == 0) return MPI_SUCCESS;
+    if (cs_skip_compute) { /* as cs_view_list: the bytes from the start */
+      v->buf = base;
+      return MPI_SUCCESS;
+    }
+    int lens[2] = {(int)t1, (int)t2};
+    MPI_Aint disp[2] = {cs_ldispl(l, first) * ext, 0};
+    int rc = MPI_Type_create_hindexed(2, lens, disp, dt, &v->type);
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&v->type);
+    v->buf = base;
+    v->count = 1;
+    v->derived = (rc == MPI_SUCCESS);
+    return rc;
   }
   int *blocks = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
   if (!blocks) return MPI_ERR_NO_MEM;

@@ -22,7 +22,15 @@
 #             (build/collsim-floor), and r/floor = us_msg / floor_us.
 # SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
 # native:NAME rows. CPU seconds, not wall time: the machine may be shared.
-# Big runs take minutes and GiBs: run them one at a time.
+# cpu_s (and harness_s) include bench's one verification run on real buffers
+# when a case is small enough to check (sim/check.c cs_check_verify: under
+# 4 GB and 4e9 element folds): with bench's default --type byte that holds
+# at 0 and 1 KiB up to 8192 ranks, where the check, not the timed
+# simulation, dominates (theta, 8192, circulant allreduce 1 KiB: 35.8 s with
+# it, 9.1 s without), so us_msg and r/floor are meaningful at 1 MiB there.
+# Big runs take minutes and GiBs: run them one at a time (nice).
+# The full matrix (hours of CPU, up to ~10 GiB for SMPI's rab):
+#   nice benchmarks/scale.sh --np 1024,2048,4096,8192,16384,32768
 # usage: benchmarks/scale.sh [--platforms abg,theta] [--np 1024,8192]
 #          [--colls allreduce,reduce_scatter_block] [--algos circulant,ceilhalf,butterfly]
 #          [--bytes 1K,1M] [--smpi rab,rdb] [--no-floor]

@@ -98,24 +98,18 @@ static int parse_longs(const char *s, long **out) {
   return k;
 }
 
-/* A buffer of b bytes: shared in simulation (contents meaningless). */
-static void *bbuf(size_t b, int shared) {
+/* A buffer of b bytes for slot (CS_SCRATCH_SEND or _RECV): in simulation
+ * one shared mapping per slot for every process (contents meaningless). */
+static void *bbuf(size_t b, int shared, int slot) {
 #ifdef SMPI_H
-  if (shared) return SMPI_SHARED_MALLOC(b + 64);
+  if (shared) return cs_shared_scratch(slot, b + 64);
 #endif
   (void)shared;
+  (void)slot;
   return calloc(b + 64, 1);
 }
 static void bfree(void *p, int shared) {
-  if (!p) return;
-#ifdef SMPI_H
-  if (shared) {
-    SMPI_SHARED_FREE(p);
-    return;
-  }
-#endif
-  (void)shared;
-  free(p);
+  if (!shared) free(p);
 }
 
 /* The driver's clock. Real MPI: CLOCK_MONOTONIC, one clock for every process
@@ -464,8 +458,8 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
         b.displs[i] = i <= o->root ? 0 : (int)total;
       }
   }
-  b.sbuf = bbuf(tb, shared);
-  b.rbuf = bbuf(tb, shared);
+  b.sbuf = bbuf(tb, shared, CS_SCRATCH_SEND);
+  b.rbuf = bbuf(tb, shared, CS_SCRATCH_RECV);
   int rc = MPI_SUCCESS;
   if (!b.sbuf || !b.rbuf || (split && (!b.counts || !b.displs))) rc = MPI_ERR_NO_MEM;
   char *list = strdup(o->algos);

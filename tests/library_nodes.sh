@@ -78,7 +78,11 @@ awk -v r="$r" 'BEGIN { exit !(r != "" && r + 0 <= 1e-9) }' &&
   ok "butterfly reduce_scatter 100 B after 1 B: rel_err $r" || bad "100 B after 1 B: rel_err '$r'"
 grep -v 'network/optim' "$w/m2.xml" >"$w/lazy.xml" && cp "$w/m2.hostfile" "$w/lazy.hostfile"
 r=$(seq_rel "$w/lazy.xml")
-awk -v r="$r" 'BEGIN { exit !(r + 0 > 1e-9) }' &&
-  ok "without network/optim:Full the lazy update is off by $r (the reason for the setting)" ||
-  bad "without network/optim:Full: rel_err '$r' (SimGrid's lazy update is exact now?)"
+# Without the setting SimGrid 3.32's lazy update was off here (16/RN s) while
+# local work was charged as executions; with charges made as sleeps where
+# exact (algos/local.c) it no longer is in this case. The setting stays (it
+# costs ~10% CPU at 1024 ranks); this only reports which way SimGrid goes.
+if awk -v r="$r" 'BEGIN { exit !(r + 0 > 1e-9) }'; then
+  echo "note: without network/optim:Full the lazy update is off by $r here"
+else echo "note: without network/optim:Full this case is exact too (rel_err $r)"; fi
 exit $fail

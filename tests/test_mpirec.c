@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel.h"
 #include "mpirec/mpirec.h"
 
 static int failures;
@@ -103,7 +104,33 @@ static void bad(int r, void *arg) {
   MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+/* cs_lsum (algos/local.c) in O(1) for regular, even and single layouts
+ * against the plain sum of counts, wrapped ranges and first outside [0, p)
+ * included (the kernels' O(1) offsets rest on it). */
+static void test_lsum(void) {
+  int counts[24], displs[24];
+  for (int p = 1; p <= 23; p++) {
+    for (int i = 0, d = 0; i < p; d += counts[i++]) {
+      counts[i] = (i * 7) % 5;
+      displs[i] = d;
+    }
+    cs_layout ls[] = {cs_layout_regular(p, 3), cs_layout_even(p, 5 * p + 3),
+                      cs_layout_even(p, p / 2), cs_layout_single(p, p / 3, 11),
+                      cs_layout_arrays(p, counts, displs)};
+    for (int k = 0; k < 5; k++)
+      for (int first = -p; first < 2 * p; first++)
+        for (int n = 0; n <= p; n++) {
+          long want = 0;
+          for (int i = 0; i < n; i++) want += cs_lcount(&ls[k], ((first + i) % p + p) % p);
+          long got = cs_lsum(&ls[k], first, n);
+          EXPECT(got == want, "cs_lsum kind %d p %d first %d n %d: %ld, want %ld", k, p, first, n,
+                 got, want);
+        }
+  }
+}
+
 int main(void) {
+  test_lsum();
   cs_prog g = {12, calloc(12, sizeof(cs_mop *)), calloc(12, sizeof(int)), calloc(12, sizeof(int)),
                0};
   char err[512];

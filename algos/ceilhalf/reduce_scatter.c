@@ -17,7 +17,8 @@
  * (not in place), so no final copy is needed either.
  * Cost = q alpha + beta sum of the blocks sent + gamma (p-1) blocks (+ one
  * block copy for odd p).
- * Memory: R (ceil(p/2) blocks) and T (floor(p/2) blocks).
+ * Memory: R (ceil(p/2) blocks) and T (floor(p/2) blocks); O(1) other state
+ * for regular and even layouts.
  */
 #include <stdlib.h>
 
@@ -36,15 +37,23 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
   if (p == 1) return inplace ? MPI_SUCCESS : cs_copy(VBLOCK(0), own_n, dt, out, own_n, dt);
 
   int q = cs_ceil_log2(p), hi = p - p / 2; /* ceil(p/2) */
-  /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. */
-  long *off = malloc(sizeof(long) * (size_t)(hi + 1));
-  if (!off) return MPI_ERR_NO_MEM;
-  off[0] = 0;
-  for (int i = 0; i < hi; i++) off[i + 1] = off[i] + cs_lcount(l, (r + i) % p);
+  /* Offsets of rel i within R: R holds rel [0, ceil(p/2)) packed. Blocks
+   * lying back to back in order (regular and even layouts) give them in
+   * O(1) (cs_lsum); only explicit arrays need a table, so regular blocks
+   * keep no O(p) state (32768 simulated ranks held 4 GiB of tables). */
+  int packed = l->kind != CS_LAYOUT_ARRAYS;
+  long *off = NULL;
+  if (!packed) {
+    off = malloc(sizeof(long) * (size_t)(hi + 1));
+    if (!off) return MPI_ERR_NO_MEM;
+    off[0] = 0;
+    for (int i = 0; i < hi; i++) off[i + 1] = off[i] + cs_lcount(l, (r + i) % p);
+  }
+#define OFF(i) (off ? off[(i)] : cs_lsum(l, r, (i)))
   cs_tmp R = {0}, T = {0};
-  int rc = cs_tmp_alloc(&R, off[hi], dt);
-  if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&T, off[p / 2], dt);
-#define RAT(i) (R.buf + off[(i)] * ext)
+  int rc = cs_tmp_alloc(&R, OFF(hi), dt);
+  if (rc == MPI_SUCCESS) rc = cs_tmp_alloc(&T, OFF(p / 2), dt);
+#define RAT(i) (R.buf + OFF(i) * ext)
 
   int s = p, round = 0;
   while (s > 1 && rc == MPI_SUCCESS) {
@@ -56,7 +65,7 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
     /* The last round receives just the own block: into out when that is
      * not also the input. */
     char *dst = last && !inplace ? (char *)out : (round == 1 ? R.buf : T.buf);
-    long rn = off[n];
+    long rn = OFF(n);
     if (round == 1) {
       cs_view sv;
       rc = cs_view_range(&sv, (void *)in, dt, l, r + s, n);
@@ -65,7 +74,16 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
       cs_view_free(&sv);
       /* R[i] = T[i] + V[r+i] for i < n, and R[s-1] = V[r+s-1] if n < s. */
       double pending = 0; /* one charge for the n blocks (the model's unit) */
-      for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+      if (packed) {
+        /* Blocks r .. r+n-1 lie back to back in the input up to the wrap
+         * and in R: at most two reductions, element for element the same. */
+        int n1 = n < p - r ? n : p - r;
+        rc = cs_reduce_local_deferred(VBLOCK(r), dst, OFF(n1), dt, op, &pending);
+        if (rc == MPI_SUCCESS && n > n1)
+          rc = cs_reduce_local_deferred(VBLOCK(0), dst + OFF(n1) * ext, OFF(n) - OFF(n1), dt, op,
+                                        &pending);
+      }
+      for (int i = 0; !packed && i < n && rc == MPI_SUCCESS; i++)
         rc = cs_reduce_local_deferred(VBLOCK((r + i) % p), dst + off[i] * ext,
                                       cs_lcount(l, (r + i) % p), dt, op, &pending);
       cs_charge_pending(&pending);
@@ -76,7 +94,7 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
       if (last && rc == MPI_SUCCESS && dst != (char *)out)
         rc = cs_copy(dst, own_n, dt, out, own_n, dt);
     } else {
-      rc = cs_sendrecv(RAT(s), (off[sp] - off[s]), dt, to, dst, rn, dt, from, comm);
+      rc = cs_sendrecv(RAT(s), OFF(sp) - OFF(s), dt, to, dst, rn, dt, from, comm);
       if (rc != MPI_SUCCESS) break;
       if (dst == (char *)out) {
         rc = cs_reduce_local(R.buf, out, own_n, dt, op);
@@ -87,6 +105,7 @@ int cs_piece_reduce_scatter_ceilhalf(const void *in, void *out, const cs_layout 
     }
   }
 #undef RAT
+#undef OFF
 #undef VBLOCK
   cs_tmp_free(&R);
   cs_tmp_free(&T);
