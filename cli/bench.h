@@ -40,7 +40,7 @@ typedef struct {
   /* 1: verify only the library's results before timing (native, native:,
    * lib:), as predict and table1 do: collsim's kernels are proven by the
    * check matrix, and their model comparisons need only times. 0: all. */
-  int verify_library_only;
+  int verify;   /* 0: all rows (default); 1: library rows only; 2: none (--verify none) */
   int lib_free; /* smpi: 1 = the library's reductions cost nothing (SMPI's own
                    behaviour), 0 = charged gamma per byte as collsim's (default) */
 } cs_bench_req;

@@ -203,7 +203,7 @@ int cmd_predict(int argc, char **argv) {
     b.quiet = 1;
     b.redo = 1;
     b.backend = "smpi";
-    b.verify_library_only = 1;
+    b.verify = 1;
     rc = cs_bench_run(&b);
   }
   if (rc == 0) {
@@ -328,7 +328,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
       cs_bench_req b = q;
       b.out = simcsv;
       b.quiet = 1;
-      b.verify_library_only = 1;
+      b.verify = 1;
       fprintf(stderr, "collsim table1: simulating %s on %d ranks\n", cs_colls[q.coll].name, np);
       rc = cs_bench_run(&b);
     }

@@ -53,4 +53,11 @@ else bad "guidelines.csv missing or has an inf ratio"; fi
 grep -q "Not decided: wrong results" "$w/gl/violations.md" &&
   grep -q "reduce_scatter:lib:ompi at 64 bytes gave a wrong result" "$w/gl/violations.md" &&
   ok "the report names the wrong library result" || bad "the report does not name the wrong result"
+# --verify none: the same wrong case is timed, and the CSV says it was not checked
+"$cli" bench --platform hydra --np 32 --coll reduce_scatter --layout single \
+  --algos native:ompi_basic_recursivehalving --bytes 1K --verify none --out "$w/none.csv" \
+  2>"$w/err" || bad "bench --verify none exited $?"
+grep -q "^# verify: algo=native:ompi_basic_recursivehalving bytes=1024 p=32 status=unverified: not checked (--verify none)" "$w/none.csv" &&
+  grep -q "^reduce_scatter,native:ompi_basic_recursivehalving,32,1024," "$w/none.csv" &&
+  ok "--verify none: timed, and marked unverified" || bad "--verify none: $(grep -v '^# sync' "$w/none.csv" | tail -3)"
 exit $fail
