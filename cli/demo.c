@@ -142,7 +142,7 @@ static void demo_claims(FILE *md, const demo_plat *plats, int nplats, char (*csv
           "## Against the paper's claims\n\n"
           "Each library selector's time over each of ours at the small, medium and large "
           "sizes above, the algorithm the library ran there (`algo_ran`), and the "
-          "circulant paper's claims for that kind of machine (findings/claims.def) with "
+          "claims of Traeff et al. 2023 for that kind of machine (findings/claims.def) with "
           "whether this simulation agrees.\n\n");
   for (int i = 0; i < ncsv; i++)
     for (int k = 0; k < nplats; k++) {

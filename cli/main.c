@@ -60,7 +60,7 @@ int cmd_list(int argc, char **argv) {
           "  --csv    the same as CSV\n"
           "  --smpi   SMPI's own algorithms per collective (--algos native:NAME) and its\n"
           "           selectors (--algos lib:NAME), as SimGrid 3.32 names them\n"
-          "  --claims the circulant paper's claims about MPI libraries that the demo's\n"
+          "  --claims the claims of Traeff et al. 2023 about MPI libraries that the demo's\n"
           "           report and benchmarks/paper_library.sh compare with (findings/claims.def)\n");
       return 0;
     } else {
