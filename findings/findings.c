@@ -435,7 +435,7 @@ void cs_findings_claims_md(FILE *md, const char *machine, const char *kind,
       int i = f->band[k].size, a = lib[l];
       fprintf(md, "| %s | %s | %s | %s |", tb->algo[a], band_name(f, k),
               cs_size_str((double)tb->bytes[i], b1, sizeof b1),
-              tb->ran[a][i][0] ? tb->ran[a][i] : "not reproduced");
+              tb->ran[a][i][0] ? tb->ran[a][i] : "not named");
       for (int o = 0; o < no; o++) {
         double s = tb->t[a][i] / tb->t[ours[o]][i];
         if (isnan(s))
