@@ -98,6 +98,50 @@ static int lacking_sizes(const cs_bench_req *q, const char *header, const char *
   return todo;
 }
 
+/* The effective size of the first size of q the file lacks for algo, -1
+ * if none (the order of lacking_sizes). */
+static long first_lacking(const cs_bench_req *q, const char *header, const char *outpath,
+                          const char *algo) {
+  long done[CS_MAX_SIZES];
+  done_ctx d = {algo, done, 0};
+  cs_bench_scan_rows(outpath, header, collect, &d);
+  for (int i = 0; i < q->nbytes; i++) {
+    long eff = cs_req_bytes(q, i);
+    int have = cs_req_dup(q, i);
+    for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
+    if (!have) return eff;
+  }
+  return -1;
+}
+
+/* The last non-empty line of file path, trimmed, into buf ("" if none). */
+static void last_line(const char *path, char *buf, size_t len) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  char line[1024];
+  while (f && fgets(line, sizeof line, f)) {
+    size_t n = strcspn(line, "\n");
+    line[n] = '\0';
+    const char *t = line;
+    while (*t == ' ') t++;
+    if (*t) snprintf(buf, len, "%s", t);
+  }
+  if (f) fclose(f);
+}
+
+/* Replaces the argument after `name` in a with value; 0, or -1 if absent. */
+static int set_arg_after(argv_t *a, const char *name, const char *value) {
+  for (int k = 0; k + 1 < a->n; k++)
+    if (!strcmp(a->v[k], name)) {
+      char *v = strdup(value);
+      if (!v) return -1;
+      free(a->v[k + 1]);
+      a->v[k + 1] = v;
+      return 0;
+    }
+  return -1;
+}
+
 void cs_bench_defaults(cs_bench_req *q) {
   memset(q, 0, sizeof *q);
   q->backend = "smpi";
@@ -248,6 +292,8 @@ static void report_verify(const cs_bench_req *q, const char *path) {
       if (!strcmp(st, "unverified"))
         fprintf(stderr, "collsim bench: note: %s at %ld bytes was timed but %s\n", q->algos[a], eff,
                 why);
+      else if (!strcmp(st, "failed"))
+        fprintf(stderr, "collsim bench: %s at %ld bytes: not timed: %s\n", q->algos[a], eff, why);
       else
         fprintf(stderr, "collsim bench: %s at %ld bytes: WRONG RESULT (%s), not timed: %s\n",
                 q->algos[a], eff, st, why);
@@ -487,13 +533,35 @@ int cs_bench_run(cs_bench_req *q) {
       /* A simulation can end without finishing (SMPI 3.32's impi allreduce
        * deadlocks: "Stalling SMPI instance", exit status 0): no silent gap. */
       char left[CS_MAX_SIZES * 12];
-      if (lacking_sizes(q, header, outpath, jobname[i], left, sizeof left)) {
+      int lacking = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left);
+      if (lacking) {
+        /* The size it stopped at is the first one lacking (sizes run in
+         * order): a "failed" verify line marks it done, so that it is not
+         * retried, and the job runs again for the sizes after it. */
+        long eff = first_lacking(q, header, outpath, jobname[i]);
+        char why[1024];
+        last_line(jobs[i].err, why, sizeof why);
         fprintf(stderr,
-                "collsim bench: the run of %s ended without rows for sizes %s (the simulation "
-                "stopped early; its last lines:)\n",
-                jobname[i], left);
-        cs_print_tail(jobs[i].err, 5);
-        rc = 1;
+                "collsim bench: %s at %ld bytes: the simulation stopped there (SMPI: %s); no "
+                "row, the sizes after it run again\n",
+                jobname[i], eff, why);
+        FILE *f = fopen(outpath, "a");
+        if (f) {
+          char msg[1100];
+          snprintf(msg, sizeof msg, "the simulation stopped at this size: %s", why);
+          cs_csv_bench_verify(f, jobname[i], eff, q->np, "failed", msg);
+          fclose(f);
+        }
+        int now = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left);
+        if (now >= lacking) { /* the failed line did not count: give up, as before */
+          fprintf(stderr, "collsim bench: the run of %s ended without rows for sizes %s\n",
+                  jobname[i], left);
+          rc = 1;
+        } else if (now > 0 && set_arg_after(&jobs[i].args, "--bytes", left) == 0) {
+          i--; /* the same job again, for the sizes left */
+          continue;
+        } else if (now > 0)
+          rc = 1;
       }
     }
   }
