@@ -106,10 +106,9 @@ static struct pending *my_pending(void) {
  * CPU per execution, 5 us per sleep, at 1024 ranks on theta). SimGrid
  * lengthens a sleep shorter than surf/precision to that precision, while an
  * execution that short ends at once: those (gamma = 0 makes every charge
- * about 1e-27 s) stay executions. alone caches
- * the core count check per process (processes do not move). The sleep does
- * not switch SMPI's privatized data segments, which collsim never uses
- * (-no-privatize). */
+ * about 1e-27 s) stay executions. alone caches the core count check per
+ * process (processes do not move). The sleep does not switch SMPI's
+ * privatized data segments, which collsim never uses (-no-privatize). */
 static void execute(struct pending *pd, double f) {
   sg_host_t h = sg_host_self();
   if (pd && pd->alone == 0) {

@@ -77,41 +77,28 @@ static void collect(const char *algo, long bytes, void *c) {
 /* ---- bench --------------------------------------------------------------- */
 
 /* The sizes of q (as given, comma-separated into sizes) that the file at
- * outpath has no row of for algo; returns their number. */
+ * outpath has no row (or verify line) of for algo; returns their number.
+ * first (may be NULL): the effective size of the first of them, -1 if none. */
 static int lacking_sizes(const cs_bench_req *q, const char *header, const char *outpath,
-                         const char *algo, char *sizes, size_t len) {
+                         const char *algo, char *sizes, size_t len, long *first) {
   long done[CS_MAX_SIZES];
   done_ctx d = {algo, done, 0};
   cs_bench_scan_rows(outpath, header, collect, &d);
   size_t sl = 0;
   int todo = 0;
   sizes[0] = '\0';
+  if (first) *first = -1;
   for (int i = 0; i < q->nbytes; i++) {
     long eff = cs_req_bytes(q, i);
     int have = cs_req_dup(q, i);
     for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
     if (have) continue;
+    if (first && !todo) *first = eff;
     sl += (size_t)snprintf(sizes + sl, len > sl ? len - sl : 0, "%s%ld", todo ? "," : "",
                            q->bytes[i]);
     todo++;
   }
   return todo;
-}
-
-/* The effective size of the first size of q the file lacks for algo, -1
- * if none (the order of lacking_sizes). */
-static long first_lacking(const cs_bench_req *q, const char *header, const char *outpath,
-                          const char *algo) {
-  long done[CS_MAX_SIZES];
-  done_ctx d = {algo, done, 0};
-  cs_bench_scan_rows(outpath, header, collect, &d);
-  for (int i = 0; i < q->nbytes; i++) {
-    long eff = cs_req_bytes(q, i);
-    int have = cs_req_dup(q, i);
-    for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
-    if (!have) return eff;
-  }
-  return -1;
 }
 
 /* The last non-empty line of file path, trimmed, into buf ("" if none). */
@@ -141,6 +128,9 @@ static int set_arg_after(argv_t *a, const char *name, const char *value) {
     }
   return -1;
 }
+
+/* --verify's values, indexed by cs_bench_req.verify (bench.h). */
+static const char *const verify_name[] = {"all", "library", "none"};
 
 void cs_bench_defaults(cs_bench_req *q) {
   memset(q, 0, sizeof *q);
@@ -434,7 +424,7 @@ int cs_bench_run(cs_bench_req *q) {
   if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) return 1;
   for (int a = 0; a < q->nalgos; a++) {
     char sizes[CS_MAX_SIZES * 12];
-    int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes);
+    int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL);
     if (!todo) continue;
     jobname[nj] = q->algos[a];
     job_t *j = &jobs[nj++];
@@ -495,7 +485,7 @@ int cs_bench_run(cs_bench_req *q) {
     /* one argument per option: smpirun splits arguments at spaces */
     if (q->cfg) argv_add_words(&j->args, "--lib-cfg=", q->cfg);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
-    if (q->verify) argv_add(&j->args, "--verify=%s", q->verify == 1 ? "library" : "none");
+    if (q->verify) argv_add(&j->args, "--verify=%s", verify_name[q->verify]);
   }
   cs_catch_interrupts(1);
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
@@ -533,12 +523,12 @@ int cs_bench_run(cs_bench_req *q) {
       /* A simulation can end without finishing (SMPI 3.32's impi allreduce
        * deadlocks: "Stalling SMPI instance", exit status 0): no silent gap. */
       char left[CS_MAX_SIZES * 12];
-      int lacking = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left);
+      long eff;
+      int lacking = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left, &eff);
       if (lacking) {
         /* The size it stopped at is the first one lacking (sizes run in
          * order): a "failed" verify line marks it done, so that it is not
          * retried, and the job runs again for the sizes after it. */
-        long eff = first_lacking(q, header, outpath, jobname[i]);
         char why[1024];
         last_line(jobs[i].err, why, sizeof why);
         fprintf(stderr,
@@ -552,7 +542,7 @@ int cs_bench_run(cs_bench_req *q) {
           cs_csv_bench_verify(f, jobname[i], eff, q->np, "failed", msg);
           fclose(f);
         }
-        int now = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left);
+        int now = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left, NULL);
         if (now >= lacking) { /* the failed line did not count: give up, as before */
           fprintf(stderr, "collsim bench: the run of %s ended without rows for sizes %s\n",
                   jobname[i], left);
@@ -809,11 +799,13 @@ int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
       }
       q->lib_free = !strcmp(v, "off");
     } else if (!strcmp(o, "--verify")) {
-      if (strcmp(v, "all") && strcmp(v, "library") && strcmp(v, "none")) {
+      int m = 0;
+      while (m < 3 && strcmp(v, verify_name[m])) m++;
+      if (m == 3) {
         fprintf(stderr, "collsim %s: --verify %s: valid: all (default), library, none\n", cmd, v);
         return 2;
       }
-      q->verify = !strcmp(v, "library") ? 1 : !strcmp(v, "none") ? 2 : 0;
+      q->verify = m;
     }
   }
   if (!coll || !q->np) {
