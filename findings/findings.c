@@ -197,6 +197,12 @@ void cs_bench_find(const cs_bench_table *tb, cs_bench_findings *f) {
   }
 }
 
+/* The name of size band k of f: small, medium, large (small, large of two). */
+static const char *band_name(const cs_bench_findings *f, int k) {
+  static const char *const names[3] = {"small", "medium", "large"};
+  return f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
+}
+
 void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *tb,
                           const cs_bench_findings *f) {
   char b1[32], b2[32], t1[32], t2[32];
@@ -206,14 +212,12 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
   if (!f->nband) {
     fprintf(md, "No size has two algorithms timed: nothing to compare.\n\n");
   } else {
-    static const char *const names[3] = {"small", "medium", "large"};
     fprintf(md,
             "| size | m | winner | time | runner-up | its time / winner's | best of ours / "
             "best library |\n|---|---|---|---|---|---|---|\n");
     for (int k = 0; k < f->nband; k++) {
       const cs_band *b = &f->band[k];
-      const char *name = f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
-      fprintf(md, "| %s | %s | %s | %s | ", name,
+      fprintf(md, "| %s | %s | %s | %s | ", band_name(f, k),
               cs_size_str((double)tb->bytes[b->size], b1, sizeof b1), tb->algo[b->winner],
               cs_fmt_time(b->t_win, t1, sizeof t1));
       if (b->second >= 0)
@@ -386,15 +390,20 @@ const cs_claim cs_claims[] = {
 };
 const int cs_nclaims = sizeof cs_claims / sizeof cs_claims[0];
 
+/* "circulant 1.2 .. 2x faster" or "circulant 1x faster or more", then end. */
+static void claim_range(FILE *f, const cs_claim *cl, const char *end) {
+  fprintf(f, "%s %.3g", cl->ours, cl->lo);
+  if (cl->hi > 0)
+    fprintf(f, " .. %.3gx faster%s", cl->hi, end);
+  else
+    fprintf(f, "x faster or more%s", end);
+}
+
 void cs_claims_print(FILE *f) {
   for (int c = 0; c < cs_nclaims; c++) {
     const cs_claim *cl = &cs_claims[c];
-    fprintf(f, "%s, %s, %s, %s: %s %.3g", cl->figure, cl->config, cl->libs, cl->coll, cl->ours,
-            cl->lo);
-    if (cl->hi > 0)
-      fprintf(f, " .. %.3gx faster", cl->hi);
-    else
-      fprintf(f, "x faster or more");
+    fprintf(f, "%s, %s, %s, %s: ", cl->figure, cl->config, cl->libs, cl->coll);
+    claim_range(f, cl, "");
     fprintf(f, ": \"%s\"\n", cl->quote);
   }
 }
@@ -404,11 +413,6 @@ int cs_word_in(const char *list, const char *w) {
   for (const char *s = list; (s = strstr(s, w)); s += n)
     if ((s == list || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0')) return 1;
   return 0;
-}
-
-static const char *band_name(const cs_bench_findings *f, int k) {
-  static const char *const names[3] = {"small", "medium", "large"};
-  return f->nband == 3 ? names[k] : k == 0 ? "small" : "large";
 }
 
 void cs_findings_claims_md(FILE *md, const char *machine, const char *kind,
@@ -454,12 +458,9 @@ void cs_findings_claims_md(FILE *md, const char *machine, const char *kind,
     for (int o = 0; o < no; o++)
       if (!strcmp(tb->algo[ours[o]], cl->ours)) us = ours[o];
     any = 1;
-    fprintf(md, "- Paper, %s (%s; %s): \"%s\" Read as: %s %.3g", cl->figure, cl->config, cl->libs,
-            cl->quote, cl->ours, cl->lo);
-    if (cl->hi > 0)
-      fprintf(md, " .. %.3gx faster.", cl->hi);
-    else
-      fprintf(md, "x faster or more.");
+    fprintf(md, "- Paper, %s (%s; %s): \"%s\" Read as: ", cl->figure, cl->config, cl->libs,
+            cl->quote);
+    claim_range(md, cl, ".");
     fprintf(md, " Here: %s, p = %d (%s).\n", machine, tb->p, cl->note);
     if (us < 0) {
       fprintf(md, "  - %s was not run here: nothing to compare.\n", cl->ours);
