@@ -611,13 +611,43 @@ static int serve(cs_coll c, cs_args *x) {
 
 /* ---- the wrappers --------------------------------------------------------- */
 
-EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                         MPI_Comm comm) {
-  cs_args x = {
-      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
-  int rc = serve(CS_allreduce, &x);
-  return rc != DEFER ? rc : PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
-}
+/* Each wrapper fills cs_args from its arguments, lets serve() run the
+ * configured algorithm, and defers to the library (PMPI_) otherwise. The
+ * collectives that share MPI's signature share one definition. */
+#define SERVE(id, pmpi_call)   \
+  int rc = serve(CS_##id, &x); \
+  return rc != DEFER ? rc : pmpi_call
+
+/* (sendbuf, recvbuf, count, datatype, op, comm) */
+#define WRAP_REDUCTION(Name, id)                                                                   \
+  EXPORT int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, \
+                        MPI_Comm comm) {                                                           \
+    cs_args x = {                                                                                  \
+        .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm}; \
+    SERVE(id, PMPI_##Name(sendbuf, recvbuf, count, dt, op, comm));                                 \
+  }
+WRAP_REDUCTION(Allreduce, allreduce)
+WRAP_REDUCTION(Reduce_scatter_block, reduce_scatter_block)
+WRAP_REDUCTION(Scan, scan)
+WRAP_REDUCTION(Exscan, exscan)
+
+/* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm) */
+#define WRAP_ROOTED_BLOCKS(Name, id)                                                              \
+  EXPORT int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {          \
+    cs_args x = {.sendbuf = sendbuf,                                                              \
+                 .sendcount = sendcount,                                                          \
+                 .sendtype = sendtype,                                                            \
+                 .recvbuf = recvbuf,                                                              \
+                 .recvcount = recvcount,                                                          \
+                 .recvtype = recvtype,                                                            \
+                 .root = root,                                                                    \
+                 .comm = comm};                                                                   \
+    SERVE(id,                                                                                     \
+          PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));   \
+  }
+WRAP_ROOTED_BLOCKS(Gather, gather)
+WRAP_ROOTED_BLOCKS(Scatter, scatter)
 
 EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                       int root, MPI_Comm comm) {
@@ -628,16 +658,7 @@ EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                .op = op,
                .root = root,
                .comm = comm};
-  int rc = serve(CS_reduce, &x);
-  return rc != DEFER ? rc : PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
-}
-
-EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-  cs_args x = {
-      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = recvcount, .dt = dt, .op = op, .comm = comm};
-  int rc = serve(CS_reduce_scatter_block, &x);
-  return rc != DEFER ? rc : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op, comm);
+  SERVE(reduce, PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm));
 }
 
 EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -648,8 +669,7 @@ EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recv
                .dt = dt,
                .op = op,
                .comm = comm};
-  int rc = serve(CS_reduce_scatter, &x);
-  return rc != DEFER ? rc : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op, comm);
+  SERVE(reduce_scatter, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op, comm));
 }
 
 EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -661,10 +681,8 @@ EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendty
                .recvcount = recvcount,
                .recvtype = recvtype,
                .comm = comm};
-  int rc = serve(CS_allgather, &x);
-  return rc != DEFER
-             ? rc
-             : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  SERVE(allgather,
+        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 
 EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -678,26 +696,8 @@ EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
                .displs = displs,
                .recvtype = recvtype,
                .comm = comm};
-  int rc = serve(CS_allgatherv, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                       recvtype, comm);
-}
-
-EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .sendcount = sendcount,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .recvcount = recvcount,
-               .recvtype = recvtype,
-               .root = root,
-               .comm = comm};
-  int rc = serve(CS_gather, &x);
-  return rc != DEFER
-             ? rc
-             : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  SERVE(allgatherv,
+        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
 }
 
 EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -712,26 +712,8 @@ EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                .recvtype = recvtype,
                .root = root,
                .comm = comm};
-  int rc = serve(CS_gatherv, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                    recvtype, root, comm);
-}
-
-EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .sendcount = sendcount,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .recvcount = recvcount,
-               .recvtype = recvtype,
-               .root = root,
-               .comm = comm};
-  int rc = serve(CS_scatter, &x);
-  return rc != DEFER
-             ? rc
-             : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  SERVE(gatherv, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              root, comm));
 }
 
 EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -746,34 +728,16 @@ EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int d
                .recvtype = recvtype,
                .root = root,
                .comm = comm};
-  int rc = serve(CS_scatterv, &x);
-  return rc != DEFER ? rc
-                     : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                                     recvtype, root, comm);
+  SERVE(scatterv, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                                root, comm));
 }
 
-/* Collectives with no registered algorithm besides native today: wrapped so
- * that a setting is reported and a future registry line is served. */
+/* bcast (like scan and exscan above) has no registered algorithm besides
+ * native today: wrapped so that a setting is reported and a future registry
+ * line is served. */
 EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
   cs_args x = {.recvbuf = buf, .count = count, .dt = dt, .root = root, .comm = comm};
-  int rc = serve(CS_bcast, &x);
-  return rc != DEFER ? rc : PMPI_Bcast(buf, count, dt, root, comm);
-}
-
-EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                    MPI_Comm comm) {
-  cs_args x = {
-      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
-  int rc = serve(CS_scan, &x);
-  return rc != DEFER ? rc : PMPI_Scan(sendbuf, recvbuf, count, dt, op, comm);
-}
-
-EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                      MPI_Comm comm) {
-  cs_args x = {
-      .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm};
-  int rc = serve(CS_exscan, &x);
-  return rc != DEFER ? rc : PMPI_Exscan(sendbuf, recvbuf, count, dt, op, comm);
+  SERVE(bcast, PMPI_Bcast(buf, count, dt, root, comm));
 }
 
 /* ---- MPI_Init and MPI_Finalize ------------------------------------------------ */
