@@ -47,7 +47,8 @@ static const cs_csv_column guide_cols[CS_GUIDE_NCOL] = {
 static const cs_csv_column samples_cols[CS_SAMPLES_NCOL] = {
     CASE_COLS, {"rep", INT}, {"time_s", KEY}};
 static const cs_csv_column calib_cols[CS_CALIB_NCOL] = {
-    {"kind", TEXT}, {"pair", TEXT}, {"k", INT}, {"bytes", INT}, {"rep", INT}, {"time_s", KEY}};
+    {"kind", TEXT}, {"pair", TEXT}, {"k", INT},      {"bytes", INT},
+    {"rep", INT},   {"time_s", KEY}, {"launch", INT}};
 
 static const cs_csv_schema schemas[CS_CSV_NKIND] = {
     {"bench", bench_cols, CS_BENCH_NCOL},          {"predict", predict_cols, CS_PREDICT_NCOL},
@@ -222,8 +223,8 @@ void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char 
 }
 
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
-                      double t) {
-  fprintf(f, "%s,%s,%d,%ld,%d,%.10g\n", kind, pair, k, bytes, rep, t);
+                      double t, int launch) {
+  fprintf(f, "%s,%s,%d,%ld,%d,%.10g,%d\n", kind, pair, k, bytes, rep, t, launch);
 }
 
 /* ---- reading: fields, numbers, kinds --------------------------------------------- */

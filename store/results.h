@@ -118,6 +118,7 @@ enum {
   CS_CALIB_BYTES,
   CS_CALIB_REP,
   CS_CALIB_TIME,
+  CS_CALIB_LAUNCH, /* 1.. (older files lack it: one launch) */
   CS_CALIB_NCOL
 };
 
@@ -228,7 +229,7 @@ void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char 
                            long bytes, double lhs_s, double rhs_s, double ratio, double tol,
                            int violated, const char *side);
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
-                      double t);
+                      double t, int launch);
 
 /* ---- reading ---------------------------------------------------------------- */
 
