@@ -228,8 +228,7 @@ int cmd_calibrate(int argc, char **argv) {
     else if (!strcmp(a, "--launches")) {
       if ((launches = cs_launches_parse("calibrate", val)) < 0) return 2;
       i++;
-    }
-    else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
+    } else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
       long v = val ? strtol(val, &end, 10) : 0;
       int is_reps = a[2] == 'r';

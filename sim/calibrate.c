@@ -400,8 +400,7 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
     }
   }
   if (!o.max_bytes) o.max_bytes = o.quick ? (1L << 20) : (16L << 20);
-  if (!o.samples || o.max_bytes < 16 || o.max_bytes > (1L << 30) || o.reps < 0 ||
-      o.launch < 1) {
+  if (!o.samples || o.max_bytes < 16 || o.max_bytes > (1L << 30) || o.reps < 0 || o.launch < 1) {
     if (rank == 0) {
       fprintf(stderr,
               "collsim calibrate: need --samples FILE, 16 <= --max-bytes <= 2^30, --reps >= 0\n");

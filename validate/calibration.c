@@ -154,9 +154,9 @@ static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
   double *ok = malloc(sizeof(double) * (size_t)s->n), *ox = malloc(sizeof(double) * (size_t)s->n),
          *oy = malloc(sizeof(double) * (size_t)s->n), *sp = malloc(sizeof(double) * (size_t)s->n);
   cs_launch_agg *oa = malloc(sizeof(cs_launch_agg) * (size_t)s->n);
-  int g = ok && ox && oy && sp && oa ? cs_launch_medians_by_key(s->k, s->x, s->l, s->y, s->n, ok,
-                                                                ox, oa)
-                                     : -1;
+  int g = ok && ox && oy && sp && oa
+              ? cs_launch_medians_by_key(s->k, s->x, s->l, s->y, s->n, ok, ox, oa)
+              : -1;
   if (g < 0) {
     snprintf(r->err, sizeof r->err, "out of memory");
     goto out;

@@ -12,7 +12,7 @@ static int usable(const double *v, int i) { return v && isfinite(v[i]); }
 
 void cs_launch_aggregate(const double *med, const double *lo, const double *hi, int n,
                          cs_launch_agg *a) {
-  double m[CS_MAX_LAUNCHES], l[CS_MAX_LAUNCHES], h[CS_MAX_LAUNCHES];
+  double m[CS_MAX_LAUNCHES] = {0}, l[CS_MAX_LAUNCHES] = {0}, h[CS_MAX_LAUNCHES] = {0};
   int nm = 0, nl = 0, nh = 0;
   a->min = a->max = NAN;
   for (int i = 0; i < n && i < CS_MAX_LAUNCHES; i++) {
@@ -25,8 +25,10 @@ void cs_launch_aggregate(const double *med, const double *lo, const double *hi, 
   }
   a->n = nm;
   a->median = cs_median(m, nm);
-  a->lo = cs_median(l, nl);
-  a->hi = cs_median(h, nh);
+  /* Only from every counted launch: then lo <= median <= hi holds (each
+   * launch's lo <= its median <= its hi, and medians keep that order). */
+  a->lo = nl == nm ? cs_median(l, nl) : NAN;
+  a->hi = nh == nm ? cs_median(h, nh) : NAN;
 }
 
 double cs_launch_spread(const cs_launch_agg *a) {
@@ -45,8 +47,8 @@ static int cmp_klxy(const void *pa, const void *pb) {
   return (a->l > b->l) - (a->l < b->l);
 }
 
-int cs_launch_medians_by_key(const double *k, const double *x, const int *launch,
-                             const double *y, int n, double *ok, double *ox, cs_launch_agg *oa) {
+int cs_launch_medians_by_key(const double *k, const double *x, const int *launch, const double *y,
+                             int n, double *ok, double *ox, cs_launch_agg *oa) {
   if (n <= 0) return 0;
   klxy *s = malloc(sizeof(klxy) * (size_t)n);
   double *g = malloc(sizeof(double) * (size_t)n);

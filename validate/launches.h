@@ -41,8 +41,8 @@ double cs_launch_spread(const cs_launch_agg *a);
  * without intervals). launch may be NULL (one launch). One output point per
  * group, sorted by k then x: ok, ox, oa (room for n entries each). Returns the
  * number of groups, or -1 if out of memory. */
-int cs_launch_medians_by_key(const double *k, const double *x, const int *launch,
-                             const double *y, int n, double *ok, double *ox, cs_launch_agg *oa);
+int cs_launch_medians_by_key(const double *k, const double *x, const int *launch, const double *y,
+                             int n, double *ok, double *ox, cs_launch_agg *oa);
 
 /* The file of launch `launch` (1-based): STEM-L<launch>EXT. */
 void cs_launch_path(char *buf, size_t len, const char *stem, int launch, const char *ext);
