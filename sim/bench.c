@@ -20,7 +20,11 @@
  * redone with a wider window. That is done with CLOCK_MONOTONIC (cs_now: not
  * MPI_Wtime, whose origin is per process in Open MPI) when all processes are
  * on one host; otherwise each process measures from
- * its own exit of a barrier (OSU/IMB style) and the header says so.
+ * its own exit of a barrier (OSU/IMB style) and the header says so. On a
+ * real MPI the algorithms of a size are timed in rounds (each repetition
+ * round, warm-ups included, calls every algorithm once: ReproMPI's
+ * interleaving), so that a drift of the machine is shared by all algorithms;
+ * in simulation one after the other.
  *
  * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
  * kernels' temporaries) and skip the arithmetic of local work, whose cost
