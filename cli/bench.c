@@ -422,10 +422,24 @@ int cs_bench_run(cs_bench_req *q) {
   int nj = 0, rc = 0;
   char tmp2[4096];
   if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) return 1;
+  /* --interleave on a real MPI: algorithms lacking the same sizes share one job,
+   * which runs them in rounds (sim/bench.c). */
+  static char jsizes[CS_MAX_ALGOS][CS_MAX_SIZES * 12], jalgos[CS_MAX_ALGOS][2048];
   for (int a = 0; a < q->nalgos; a++) {
     char sizes[CS_MAX_SIZES * 12];
     int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL);
     if (!todo) continue;
+    int g = -1;
+    for (int k = 0; k < nj && q->interleave && !q->smpi; k++)
+      if (!strcmp(jsizes[k], sizes)) g = k;
+    size_t used = g >= 0 ? strlen(jalgos[g]) : 0;
+    if (g >= 0 && used + strlen(q->algos[a]) + 2 < sizeof jalgos[g]) {
+      snprintf(jalgos[g] + used, sizeof jalgos[g] - used, ",%s", q->algos[a]);
+      if (set_arg_after(&jobs[g].args, "--algos", jalgos[g]) == 0) continue;
+      jalgos[g][used] = '\0';
+    }
+    snprintf(jsizes[nj], sizeof jsizes[nj], "%s", sizes);
+    snprintf(jalgos[nj], sizeof jalgos[nj], "%s", q->algos[a]);
     jobname[nj] = q->algos[a];
     job_t *j = &jobs[nj++];
     argv_init(&j->args);
@@ -491,7 +505,7 @@ int cs_bench_run(cs_bench_req *q) {
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
     if (!q->quiet)
       fprintf(stderr, "collsim bench: %s %s on %d ranks (%d/%d)\n", cs_colls[q->coll].name,
-              jobname[i], q->np, i + 1, nj);
+              jalgos[i], q->np, i + 1, nj);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     cs_run_jobs(&jobs[i], 1, 1, NULL, NULL);

@@ -40,9 +40,11 @@ typedef struct {
   /* 1: verify only the library's results before timing (native, native:,
    * lib:), as predict and table1 do: collsim's kernels are proven by the
    * check matrix, and their model comparisons need only times. 0: all. */
-  int verify;   /* 0: all rows (default); 1: library rows only; 2: none (--verify none) */
-  int lib_free; /* smpi: 1 = the library's reductions cost nothing (SMPI's own
-                   behaviour), 0 = charged gamma per byte as collsim's (default) */
+  int verify;     /* 0: all rows (default); 1: library rows only; 2: none (--verify none) */
+  int interleave; /* mpi: algorithms lacking the same sizes run in one launch, in rounds
+                     (each round calls every algorithm once: sim/bench.c) */
+  int lib_free;   /* smpi: 1 = the library's reductions cost nothing (SMPI's own
+                     behaviour), 0 = charged gamma per byte as collsim's (default) */
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

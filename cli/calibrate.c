@@ -15,6 +15,7 @@
 
 #include "calibration.h"
 #include "cli.h"
+#include "launches.h"
 #include "platgen.h"
 
 static void cal_usage(FILE *f) {
@@ -42,10 +43,15 @@ static void cal_usage(FILE *f) {
       "  --net W          the measurement an abg platform's network is fitted to: exchange\n"
       "                   (MPI_Sendrecv both ways at once, as the kernels do; default) or\n"
       "                   pingpong (one direction at a time)\n"
+      "  --launches N     mpirun launches to measure over (default %d; 1 with --backend smpi\n"
+      "                   or --quick): each size's time is the median of the launches'\n"
+      "                   medians, and the launch-to-launch spread is printed; the\n"
+      "                   launches' samples are kept (FILE-samples-L<k>.csv) and joined\n"
       "  --no-verify      skip the smpirun re-measurement of the written platform\n"
       "  --linear         one alpha-beta line and one gamma (no segments: the platform runs\n"
       "                   under CM02 like `collsim platform abg`)\n"
-      "Exit status: 0 done, 1 a measurement, fit, write or the verification failed, 2 bad usage.\n");
+      "Exit status: 0 done, 1 a measurement, fit, write or the verification failed, 2 bad usage.\n",
+      CS_DEFAULT_LAUNCHES);
 }
 
 /* ---- running the driver ------------------------------------------------------- */
@@ -54,6 +60,7 @@ typedef struct {
   int smpi, np, quick, reps;
   long max_bytes;
   const char *hostfile, *platform, *samples;
+  int launch; /* 0: one launch (no launch argument) */
 } run_spec;
 
 static int run_driver(const run_spec *rs, const char *tmpdir, const char *label) {
@@ -78,6 +85,8 @@ static int run_driver(const run_spec *rs, const char *tmpdir, const char *label)
   if (rs->reps) argv_add(&j.args, "%d", rs->reps);
   if (rs->max_bytes) argv_add(&j.args, "--max-bytes");
   if (rs->max_bytes) argv_add(&j.args, "%ld", rs->max_bytes);
+  if (rs->launch) argv_add(&j.args, "--launch");
+  if (rs->launch) argv_add(&j.args, "%d", rs->launch);
   int rc = cs_run_jobs(&j, 1, 1, NULL, NULL);
   int ok = rc == 0 && WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
   if (!ok) {
@@ -87,6 +96,78 @@ static int run_driver(const run_spec *rs, const char *tmpdir, const char *label)
   }
   argv_free(&j.args);
   return ok ? 0 : -1;
+}
+
+/* ---- several launches (launches.h) --------------------------------------------- */
+
+typedef struct {
+  run_spec rs;
+  const char *tmpdir;
+} launch_ctx;
+
+static int one_launch(void *vc, int launch, const char *path) {
+  launch_ctx *c = vc;
+  run_spec rs = c->rs;
+  char label[32];
+  snprintf(label, sizeof label, "measure-L%d", launch);
+  rs.samples = path;
+  rs.launch = launch;
+  return run_driver(&rs, c->tmpdir, label);
+}
+
+/* Appends the rows of a launch's samples file (not its comments and header) to out. */
+static int append_rows(FILE *out, const char *path) {
+  FILE *in = fopen(path, "r");
+  if (!in) return -1;
+  char line[4096];
+  int header_seen = 0;
+  while (fgets(line, sizeof line, in)) {
+    if (line[0] == '#') continue;
+    if (!header_seen) {
+      header_seen = 1;
+      continue;
+    }
+    fputs(line, out);
+  }
+  fclose(in);
+  return 0;
+}
+
+/* Measures over n launches into stem-L<k>.csv and joins them (the first whole,
+ * the others' rows; each row has its launch) into samp; one launch writes samp
+ * itself. */
+static int measure_launches(const run_spec *rs, int n, const char *samp, const char *tmpdir) {
+  if (n == 1) return run_driver(rs, tmpdir, "measure");
+  char stem[4200];
+  size_t l = strlen(samp);
+  snprintf(stem, sizeof stem, "%.*s", (int)(l > 4 && !strcmp(samp + l - 4, ".csv") ? l - 4 : l),
+           samp);
+  launch_ctx c = {*rs, tmpdir};
+  if (cs_launches_run("calibrate", stem, ".csv", n, one_launch, &c)) return -1;
+  FILE *out = fopen(samp, "w");
+  if (!out) {
+    fprintf(stderr, "collsim calibrate: cannot write %s: %s\n", samp, strerror(errno));
+    return -1;
+  }
+  int rc = 0;
+  for (int k = 1; k <= n && !rc; k++) {
+    char path[4400];
+    cs_launch_path(path, sizeof path, stem, k, ".csv");
+    if (k == 1) {
+      FILE *in = fopen(path, "r");
+      char buf[65536];
+      size_t got;
+      rc = in ? 0 : -1;
+      while (in && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, got, out) != got) rc = -1;
+      if (in) fclose(in);
+    } else {
+      rc = append_rows(out, path);
+    }
+    if (rc) fprintf(stderr, "collsim calibrate: cannot join %s into %s\n", path, samp);
+  }
+  if (fclose(out)) rc = -1;
+  return rc;
 }
 
 /* ---- output files -------------------------------------------------------------- */
@@ -112,7 +193,7 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
   /* Segments are checked at every size the calibration measured (one repetition:
    * the simulated clock is exact); one line at the --quick sizes. */
   int full = (pl->net.n > 0 || pl->local.n > 0 || pl->copy.n > 0) && !quick;
-  run_spec rs = {1, pl->np, !full, full, full ? max_bytes : 0, hostfile, xml, spath};
+  run_spec rs = {1, pl->np, !full, full, full ? max_bytes : 0, hostfile, xml, spath, 0};
   if (run_driver(&rs, tmpdir, "verify")) return -1;
   return cs_calib_verify(stdout, spath, xml, pl);
 }
@@ -122,7 +203,7 @@ static double verify(const char *xml, const char *hostfile, const cs_platform *p
 int cmd_calibrate(int argc, char **argv) {
   const char *np_s = "2", *hostfile = NULL, *backend = "mpi", *platform = NULL,
              *out = "results/calibrate/platform.xml", *samples_path = NULL, *net = "exchange";
-  int quick = 0, reps = 0, do_verify = 1, linear = 0;
+  int quick = 0, reps = 0, do_verify = 1, linear = 0, launches = 0;
   long max_bytes = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -144,7 +225,10 @@ int cmd_calibrate(int argc, char **argv) {
       do_verify = 0;
     else if (!strcmp(a, "--linear"))
       linear = 1;
-    else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
+    else if (!strcmp(a, "--launches")) {
+      if ((launches = cs_launches_parse("calibrate", val)) < 0) return 2;
+      i++;
+    } else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
       char *end;
       long v = val ? strtol(val, &end, 10) : 0;
       int is_reps = a[2] == 'r';
@@ -166,7 +250,8 @@ int cmd_calibrate(int argc, char **argv) {
       fprintf(
           stderr,
           "collsim calibrate: unknown option '%s' (valid: --np, --hostfile, --backend, --platform, "
-          "--out, --samples, --net, --quick, --reps, --max-bytes, --no-verify, --linear, --help)\n",
+          "--out, --samples, --net, --quick, --reps, --max-bytes, --launches, --no-verify, --linear, "
+          "--help)\n",
           a);
       return 2;
     }
@@ -181,6 +266,8 @@ int cmd_calibrate(int argc, char **argv) {
     fprintf(stderr, "collsim calibrate: unknown --backend '%s' (valid: mpi, smpi)\n", backend);
     return 2;
   }
+  /* A simulated machine repeats itself exactly; --quick is for tests. */
+  if (!launches) launches = smpi || quick ? 1 : CS_DEFAULT_LAUNCHES;
   if (smpi != (platform != NULL)) {
     fprintf(stderr, "collsim calibrate: %s\n",
             smpi ? "--backend smpi needs --platform FILE.xml (the simulated machine to measure)"
@@ -233,16 +320,19 @@ int cmd_calibrate(int argc, char **argv) {
         "  share cores (oversubscribed) and the fits describe time-sharing, not the machine;\n"
         "  use --np <= %ld here, or a hostfile spreading the ranks over nodes.\n",
         np, cores, cores);
-  printf("collsim calibrate: measuring with %d ranks (%s%s%s)...\n", (int)np,
+  printf("collsim calibrate: measuring with %d ranks (%s%s%s)", (int)np,
          smpi ? "smpirun, " : "mpirun", smpi ? "platform " : "", smpi ? platform : "");
+  if (launches > 1)
+    printf(", %d launches (each size: the median of the launches' medians)", launches);
+  printf("...\n");
   fflush(stdout);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  run_spec rs = {smpi, (int)np, quick, reps, max_bytes, hostfile, platform, samp};
+  run_spec rs = {smpi, (int)np, quick, reps, max_bytes, hostfile, platform, samp, 0};
   int rc = 1;
   cs_calib_samples S;
   memset(&S, 0, sizeof S);
-  if (run_driver(&rs, tmp, "measure")) goto done;
+  if (measure_launches(&rs, launches, samp, tmp)) goto done;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   if (cs_calib_read_samples(samp, &S)) goto done;

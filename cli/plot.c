@@ -77,8 +77,8 @@ static const int bench_slot[CS_BENCH_NCOL] = {X_S0,     X_S1,   X_P,   X_BYTES, 
                                               V_CIHI,   X_RAN,  -1,    -1};
 static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BYTES,
                                                   V_TABLE1, V_MODEL, V_SIM, V_RELERR};
-static const int validate_slot[CS_VALIDATE_NCOL] = {X_S0,   X_S1,  X_P,   X_BYTES, V_MODEL, V_SIM,
-                                                    V_MEAS, V_MLO, V_MHI, V_ERRM,  V_ERRS};
+static const int validate_slot[CS_VALIDATE_NCOL] = {
+    X_S0, X_S1, X_P, X_BYTES, V_MODEL, V_SIM, V_MEAS, V_MLO, V_MHI, V_ERRM, V_ERRS, -1, -1, -1};
 static const int guide_slot[CS_GUIDE_NCOL] = {X_S0,  X_S1,    X_S2,  X_P,    X_BYTES, V_LHS,
                                               V_RHS, V_RATIO, V_TOL, V_VIOL, X_S3};
 static const int *const kind_slot[NKIND] = {bench_slot, predict_slot, validate_slot, guide_slot};

@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "launches.h"
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: collsim validate --coll C[,C2...] --algos A,B --np P --bytes LIST\n"
           "                        [--platform F] [--out DIR] [--hostfile H] [--reps R]\n"
+          "                        [--launches N]\n"
           "Predicts every (algorithm, size) with collsim's model and with SMPI on platform F\n"
           "(default results/calibrate/platform.xml, written by `collsim calibrate`), measures\n"
           "it on this MPI library with mpirun (median of R repetitions after warm-up, 95%%\n"
@@ -29,9 +31,23 @@ static void usage(FILE *f) {
           "predicted against measured times (default DIR results/validate); one report per\n"
           "collective, each stating the calibration used, the machine's load, every median's\n"
           "interval and the cases whose interval is wider than the error (unstable).\n"
+          "Measurements are taken in N mpirun launches (--launches, default %d): within\n"
+          "a launch the algorithms of a size run in rounds; a case's time is the median of\n"
+          "the launches' medians, and the report gives the launch-to-launch spread and\n"
+          "flags cases whose spread is wider than the error. --launches 1: one launch.\n"
           "On a 2-core machine use --np 2 for timing (more ranks than cores is warned\n"
           "about); on a cluster give --hostfile. Measurements already in DIR are reused\n"
-          "(resumable): remove DIR/measured-*.csv to measure again.\n");
+          "(resumable, per launch: DIR/measured-COLL-pP-L<k>.csv; more launches add to\n"
+          "them): remove DIR/measured-*.csv to measure again.\n",
+          CS_DEFAULT_LAUNCHES);
+}
+
+/* One launch of the measurement (cs_launches_run): a resumable bench run into path. */
+static int measure_launch(void *ctx, int launch, const char *path) {
+  cs_bench_req m = *(const cs_bench_req *)ctx;
+  (void)launch;
+  m.out = path;
+  return cs_bench_run(&m);
 }
 
 static int validate_one(int argc, char **argv) {
@@ -39,12 +55,22 @@ static int validate_one(int argc, char **argv) {
   cs_bench_defaults(&q);
   char platform[4096];
   const char *dir = "results/validate";
-  /* --out is a directory here: take it before the shared parser. */
+  int launches = CS_DEFAULT_LAUNCHES;
+  /* --out is a directory here, --launches validate's own: take them before the
+   * shared parser. */
   char **av = malloc(sizeof(char *) * (size_t)(argc + 1));
   int ac = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       dir = argv[++i];
+      continue;
+    }
+    if (!strcmp(argv[i], "--launches")) {
+      if ((launches = cs_launches_parse("validate", i + 1 < argc ? argv[i + 1] : NULL)) < 0) {
+        free(av);
+        return 2;
+      }
+      i++;
       continue;
     }
     av[ac++] = argv[i];
@@ -111,9 +137,12 @@ static int validate_one(int argc, char **argv) {
     return 1;
   }
   /* Simulated and measured runs: resumable bench CSVs in DIR. */
-  char simcsv[4200], meascsv[4200];
+  char simcsv[4200], meastem[4200], meascsv[CS_MAX_LAUNCHES][4400];
   snprintf(simcsv, sizeof simcsv, "%s/sim-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
-  snprintf(meascsv, sizeof meascsv, "%s/measured-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
+  /* One resumable bench CSV per launch: measured-COLL-pP-L<k>.csv. */
+  snprintf(meastem, sizeof meastem, "%s/measured-%s-p%d", dir, cs_colls[q.coll].name, q.np);
+  for (int l = 0; l < launches; l++)
+    cs_launch_path(meascsv[l], sizeof meascsv[l], meastem, l + 1, ".csv");
   cs_bench_req s = q, m = q;
   s.backend = "smpi";
   s.out = simcsv;
@@ -121,14 +150,16 @@ static int validate_one(int argc, char **argv) {
   fprintf(stderr, "collsim validate: simulating on %s\n", q.xml);
   if ((rc = cs_bench_run(&s))) return rc;
   m.backend = "mpi";
-  m.out = meascsv;
   m.hostfile = q.hostfile;
-  fprintf(stderr, "collsim validate: measuring with mpirun -np %d\n", q.np);
+  m.interleave = 1;
+  fprintf(stderr, "collsim validate: measuring with mpirun -np %d, %d launch%s\n", q.np, launches,
+          launches == 1 ? "" : "es");
   struct stat mst;
-  int reused = stat(meascsv, &mst) == 0;
+  int reused = 0;
+  for (int l = 0; l < launches; l++) reused |= stat(meascsv[l], &mst) == 0;
   double load[2] = {-1, -1};
   if (getloadavg(&load[0], 1) != 1) load[0] = -1;
-  if ((rc = cs_bench_run(&m))) return rc;
+  if ((rc = cs_launches_run("validate", meastem, ".csv", launches, measure_launch, &m))) return rc;
   if (getloadavg(&load[1], 1) != 1) load[0] = load[1] = -1;
 
   char csv[4200], md[4200];
@@ -149,15 +180,23 @@ static int validate_one(int argc, char **argv) {
       long b = cs_req_bytes(&q, i);
       if (cs_req_dup(&q, i)) continue;
       double model = -1, sim = cs_bench_lookup(simcsv, algo, b);
-      double meas = cs_bench_lookup(meascsv, algo, b);
-      double lo =
-          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CILO));
-      double hi =
-          cs_bench_lookup_col(meascsv, algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CIHI));
+      /* Over launches: the median of their medians (launches.h). */
+      double med[CS_MAX_LAUNCHES], los[CS_MAX_LAUNCHES], his[CS_MAX_LAUNCHES];
+      for (int l = 0; l < launches; l++) {
+        med[l] = cs_bench_lookup(meascsv[l], algo, b);
+        los[l] =
+            cs_bench_lookup_col(meascsv[l], algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CILO));
+        his[l] =
+            cs_bench_lookup_col(meascsv[l], algo, b, cs_csv_colname(CS_CSV_BENCH, CS_BENCH_CIHI));
+      }
+      cs_launch_agg la;
+      cs_launch_aggregate(med, los, his, launches, &la);
+      double meas = la.n > 0 ? la.median : -1, lo = la.lo, hi = la.hi;
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
       if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
         model = -1;
-      const cs_val_case *vc = cs_val_add_case(&V, algo, b, model, sim, meas, lo, hi);
+      const cs_val_case *vc =
+          cs_val_add_case(&V, algo, b, model, sim, meas, lo, hi, la.n, la.min, la.max);
       if (!vc) {
         fprintf(stderr, "collsim validate: out of memory\n");
         fclose(f);
@@ -165,7 +204,8 @@ static int validate_one(int argc, char **argv) {
         return 1;
       }
       cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
-                          sim >= 0 ? sim : NAN, meas, lo, hi, vc->err[0], vc->err[1]);
+                          sim >= 0 ? sim : NAN, meas, lo, hi, vc->err[0], vc->err[1], la.n, la.min,
+                          la.max);
     }
   fclose(f);
   snprintf(cmd, sizeof cmd, "'%s/collsim-cli' plot '%s' --out '%s' >/dev/null", cs_self_dir(), csv,
@@ -193,7 +233,8 @@ static int validate_one(int argc, char **argv) {
                       over,
                       reused,
                       0.25,
-                      0.15};
+                      0.15,
+                      launches};
   FILE *r = fopen(md, "w");
   if (!r) {
     fprintf(stderr, "collsim validate: cannot write %s\n", md);

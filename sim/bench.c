@@ -20,7 +20,11 @@
  * redone with a wider window. That is done with CLOCK_MONOTONIC (cs_now: not
  * MPI_Wtime, whose origin is per process in Open MPI) when all processes are
  * on one host; otherwise each process measures from
- * its own exit of a barrier (OSU/IMB style) and the header says so.
+ * its own exit of a barrier (OSU/IMB style) and the header says so. On a
+ * real MPI the algorithms of a size are timed in rounds (each repetition
+ * round, warm-ups included, calls every algorithm once: ReproMPI's
+ * interleaving), so that a drift of the machine is shared by all algorithms;
+ * in simulation one after the other.
  *
  * Simulated timing runs use SMPI_SHARED_MALLOC for all buffers (also the
  * kernels' temporaries) and skip the arithmetic of local work, whose cost
@@ -432,6 +436,104 @@ static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *na
   }
 }
 
+/* One algorithm's timing at one size. */
+typedef struct {
+  const cs_algo_info *a;
+  const char *name;
+  double *times; /* the kept repetitions' times (room for warmup + reps + 1) */
+  int n;
+  long calls;
+  double mark0[3];
+  double window; /* the current start window (real MPI, one host) */
+} algo_run;
+
+/* Before an algorithm's first timed call. */
+static void prepare_run(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm comm, long bytes,
+                        int simulated) {
+  /* One exact global clock: every agreement releases all processes at one
+   * simulated instant (agree_max), the common start of what follows. */
+  if (simulated) agree_max(NULL, 0, comm);
+  /* SMPI's node-aware algorithms build their node communicators on their
+   * first call (Comm::init_smp, with collectives of its own), which would
+   * land in the first timed repetition: library rows get one untimed call
+   * at the run's first non-empty size. */
+  if (simulated && (ar->a->flags & CS_NATIVE) && bytes == first_nonempty(o)) {
+    double crc = call(ar->a, o, b, comm) != MPI_SUCCESS;
+    agree_max(&crc, 1, comm);
+  }
+  work_mark(ar->mark0); /* the local work of the timed calls only */
+}
+
+/* Repetition rep of an algorithm (kept from the warm-up on); 0, or 2 if the call failed. */
+static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm comm, int global,
+                    int simulated, long bytes, int rep) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  double start = 0, all[3];
+  for (;;) {
+    double mine[3] = {0, 0, 0}, t0;
+    if (simulated) {
+      t0 = now(); /* the instant of the last agreement, the same for all */
+    } else if (global) {
+      int late;
+      start = cs_window_start(comm, &ar->window, &late);
+      mine[1] = late;
+    } else {
+      MPI_Barrier(comm);
+      start = now();
+    }
+    if (!simulated) t0 = start;
+    int crc = call(ar->a, o, b, comm);
+    ar->calls++;
+    mine[0] = now() - t0;
+    mine[2] = crc != MPI_SUCCESS;
+    for (int k = 0; k < 3; k++) all[k] = mine[k];
+    agree_max(all, 3, comm);
+    if (all[2] != 0) {
+      if (r == 0)
+        fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
+                ar->name, bytes);
+      return 2;
+    }
+    double late = all[1];
+    if (late == 0) break;
+    ar->window *= 10; /* somebody was late: redo with a wider window */
+  }
+  if (rep >= o->warmup) ar->times[ar->n++] = all[0];
+  return 0;
+}
+
+/* Rank 0 (the one with out): an algorithm's samples (if asked) and its row. */
+static void emit_row(const bench_opts *o, algo_run *ar, int p, long total, long tb, int simulated,
+                     FILE *out) {
+  int n = ar->n;
+  double *times = ar->times;
+  if (out == NULL || n <= 0) return;
+  if (o->samples) {
+    FILE *sf = fopen(o->samples, "a");
+    if (sf) {
+      fseek(sf, 0, SEEK_END);
+      if (ftell(sf) == 0) cs_csv_write_header(sf, CS_CSV_SAMPLES);
+      for (int i = 0; i < n; i++)
+        cs_csv_samples_row(sf, cs_colls[o->coll].name, ar->name, p, tb, i, times[i]);
+      fclose(sf);
+    } else {
+      fprintf(stderr, "collsim bench: cannot append to %s\n", o->samples);
+    }
+  }
+  double med, mean, lo, hi;
+  double mn, mx;
+  stats(times, n, &med, &mean, &lo, &hi);
+  mn = times[0];
+  mx = times[n - 1];
+  cs_bench_extra x;
+  char ran[128];
+  row_extra(o, ar->a, ar->name, p, total, simulated, ar->mark0, ar->calls, &x, ran, sizeof ran);
+  cs_csv_bench_row(out, cs_colls[o->coll].name, ar->name, p, tb, n, med, mean, mn, mx, lo, hi,
+                   o->extra ? &x : NULL);
+  fflush(out);
+}
+
 static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
                     int simulated) {
   int p, r, size;
@@ -467,9 +569,11 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   int rc = MPI_SUCCESS;
   if (!b.sbuf || !b.rbuf || (split && (!b.counts || !b.displs))) rc = MPI_ERR_NO_MEM;
   char *list = strdup(o->algos);
-  int maxreps = o->warmup + o->reps;
-  double *times = malloc(sizeof(double) * (size_t)(maxreps + 1));
-  if (!list || !times) rc = MPI_ERR_NO_MEM;
+  int maxreps = o->warmup + o->reps, nalg = 1, nrun = 0;
+  for (const char *c = o->algos; *c; c++) nalg += *c == ',';
+  double *times = malloc(sizeof(double) * (size_t)(maxreps + 1) * (size_t)nalg);
+  algo_run *runs = calloc((size_t)nalg, sizeof(algo_run));
+  if (!list || !times || !runs) rc = MPI_ERR_NO_MEM;
   double err_all = rc != MPI_SUCCESS;
   agree_max(&err_all, 1, comm);
   if (err_all != 0) {
@@ -477,6 +581,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     rc = 2;
     goto out;
   }
+  /* The algorithms to time at this size: those whose result is right. */
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
        name = strtok_r(NULL, ",", &save)) {
     const cs_algo_info *a = row_of(o->coll, name);
@@ -486,91 +591,42 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       goto out;
     }
     if (bench_verify(o, a, name, &b, total, (long)tb, comm, out)) continue;
-    int n = 0;
-    long calls = 0;
-    double mark0[3];
-    double window = 0, wall0 = now();
-    double start = 0, all[3];
-    /* One exact global clock: every agreement releases all processes at one
-     * simulated instant (agree_max), the common start of what follows. */
-    if (simulated) agree_max(NULL, 0, comm);
-    /* SMPI's node-aware algorithms build their node communicators on their
-     * first call (Comm::init_smp, with collectives of its own), which would
-     * land in the first timed repetition: library rows get one untimed call
-     * at the run's first non-empty size. */
-    if (simulated && (a->flags & CS_NATIVE) && bytes == first_nonempty(o)) {
-      double crc = call(a, o, &b, comm) != MPI_SUCCESS;
-      agree_max(&crc, 1, comm);
+    algo_run *ar = &runs[nrun++];
+    ar->a = a;
+    ar->name = name;
+    ar->times = times + (size_t)(nrun - 1) * (size_t)(maxreps + 1);
+  }
+  if (simulated) {
+    /* One algorithm after the other: the clock is exact, and the local work
+     * counters are read around each algorithm's calls. */
+    for (int k = 0; k < nrun && rc == 0; k++) {
+      prepare_run(o, &runs[k], &b, comm, bytes, simulated);
+      for (int rep = 0; rep < maxreps && rc == 0; rep++)
+        rc = time_rep(o, &runs[k], &b, comm, global, simulated, bytes, rep);
+      if (rc == 0) emit_row(o, &runs[k], p, total, (long)tb, simulated, out);
     }
-    work_mark(mark0); /* the local work of the timed calls only */
-    for (int rep = 0; rep < maxreps; rep++) {
-      if (!simulated) {
-        /* Rank 0 decides whether to go on (time limit). */
-        int go = rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit;
-        MPI_Bcast(&go, 1, MPI_INT, 0, comm);
-        if (!go) break;
-      }
-      for (;;) {
-        double mine[3] = {0, 0, 0}, t0;
-        if (simulated) {
-          t0 = now(); /* the instant of the last agreement, the same for all */
-        } else if (global) {
-          int late;
-          start = cs_window_start(comm, &window, &late);
-          mine[1] = late;
-        } else {
-          MPI_Barrier(comm);
-          start = now();
-        }
-        if (!simulated) t0 = start;
-        int crc = call(a, o, &b, comm);
-        calls++;
-        mine[0] = now() - t0;
-        mine[2] = crc != MPI_SUCCESS;
-        for (int k = 0; k < 3; k++) all[k] = mine[k];
-        agree_max(all, 3, comm);
-        if (all[2] != 0) {
-          if (r == 0)
-            fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
-                    name, bytes);
-          rc = 2;
-          goto out;
-        }
-        double late = all[1];
-        if (late == 0) break;
-        window *= 10; /* somebody was late: redo with a wider window */
-      }
-      if (rep >= o->warmup) times[n++] = all[0];
+  } else {
+    /* Real MPI: the algorithms in rounds (each round calls every algorithm
+     * once), so that a drift of the machine during the size is shared by all of
+     * them instead of landing on one algorithm's block of repetitions. The time
+     * limit is per algorithm, so the rounds stop after nrun times it. */
+    double wall0 = now();
+    for (int k = 0; k < nrun; k++) prepare_run(o, &runs[k], &b, comm, bytes, simulated);
+    for (int rep = 0; rep < maxreps && rc == 0 && nrun > 0; rep++) {
+      int go =
+          rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit * (double)nrun;
+      MPI_Bcast(&go, 1, MPI_INT, 0, comm);
+      if (!go) break;
+      for (int k = 0; k < nrun && rc == 0; k++)
+        rc = time_rep(o, &runs[k], &b, comm, global, simulated, bytes, rep);
     }
-    if (r == 0 && n > 0 && o->samples) {
-      FILE *sf = fopen(o->samples, "a");
-      if (sf) {
-        fseek(sf, 0, SEEK_END);
-        if (ftell(sf) == 0) cs_csv_write_header(sf, CS_CSV_SAMPLES);
-        for (int i = 0; i < n; i++)
-          cs_csv_samples_row(sf, cs_colls[o->coll].name, name, p, (long)tb, i, times[i]);
-        fclose(sf);
-      } else {
-        fprintf(stderr, "collsim bench: cannot append to %s\n", o->samples);
-      }
-    }
-    if (r == 0 && n > 0) {
-      double med, mean, lo, hi;
-      double mn, mx;
-      stats(times, n, &med, &mean, &lo, &hi);
-      mn = times[0];
-      mx = times[n - 1];
-      cs_bench_extra x;
-      char ran[128];
-      row_extra(o, a, name, p, total, simulated, mark0, calls, &x, ran, sizeof ran);
-      cs_csv_bench_row(out, cs_colls[o->coll].name, name, p, (long)tb, n, med, mean, mn, mx, lo, hi,
-                       o->extra ? &x : NULL);
-      fflush(out);
-    }
+    for (int k = 0; k < nrun && rc == 0; k++)
+      emit_row(o, &runs[k], p, total, (long)tb, simulated, out);
   }
 out:
   free(list);
   free(times);
+  free(runs);
   bfree(b.sbuf, shared);
   bfree(b.rbuf, shared);
   free(b.counts);

@@ -1,6 +1,6 @@
 /* Calibration mode of the driver:
  *
- *   collsim-driver calibrate --samples FILE [--quick] [--reps N] [--max-bytes B]
+ *   collsim-driver calibrate --samples FILE [--quick] [--reps N] [--max-bytes B] [--launch K]
  *
  * started by `./collsim calibrate` under mpirun (or smpirun, to calibrate a
  * simulated machine). It measures, and rank 0 writes every kept sample to
@@ -52,6 +52,7 @@
 typedef struct {
   int quick, reps; /* reps > 0 overrides the defaults */
   long max_bytes;
+  int launch; /* the launch column of every sample (launches.h) */
   const char *samples;
 } cal_opts;
 
@@ -196,8 +197,9 @@ static double pingpong(MPI_Comm comm, int peer, int initiator, char *sbuf, char 
   return 0;
 }
 
-static void row(FILE *f, const char *kind, const char *pair, int k, long m, int rep, double t) {
-  if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t);
+static void row(const cal_opts *o, FILE *f, const char *kind, const char *pair, int k, long m,
+                int rep, double t) {
+  if (f) cs_csv_calib_row(f, kind, pair, k, m, rep, t, o->launch);
 }
 
 /* One exchange of m bytes both ways (MPI_Sendrecv) between the two processes
@@ -262,7 +264,7 @@ static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, 
           pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]); /* warms caches */
           t = pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]);
         }
-        if (r >= 0) row(f, kind, pair, 1, sizes[i], r, t);
+        if (r >= 0) row(o, f, kind, pair, 1, sizes[i], r, t);
       }
       if (f) fflush(f);
     }
@@ -297,7 +299,7 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
           MPI_Barrier(sub);
           double t = pingpong(comm, peer, initiator, sbuf, rbuf, sizes[i]), tmax = 0;
           MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, sub);
-          if (r >= 0) row(f, kind, pair, k, sizes[i], r, tmax);
+          if (r >= 0) row(o, f, kind, pair, k, sizes[i], r, tmax);
         }
         if (f) fflush(f);
       }
@@ -354,7 +356,8 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
         if (kind == 0)
           for (long e = 0; e < m / 8; e += 4096) inout[e] = 1.0; /* keep values small */
         if (r >= 0)
-          row(f, cs_csv_calib_kind(kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY), "0", 1, m, r, t);
+          row(o, f, cs_csv_calib_kind(kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY), "0", 1, m, r,
+              t);
       }
       if (f) fflush(f);
     }
@@ -368,11 +371,12 @@ static void measure_local(const cal_opts *o, FILE *f, long maxb) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: collsim-driver calibrate --samples FILE [--quick] [--reps N] [--max-bytes B]\n"
+          "                                 [--launch K]\n"
           "(normally started by ./collsim calibrate)\n");
 }
 
 int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
-  cal_opts o = {0, 0, 0, NULL};
+  cal_opts o = {0, 0, 0, 1, NULL};
   int rank;
   MPI_Comm_rank(comm, &rank);
   for (int i = 1; i < argc; i++) {
@@ -385,6 +389,8 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
       o.reps = atoi(argv[++i]);
     else if (!strcmp(a, "--max-bytes") && v)
       o.max_bytes = atol(argv[++i]);
+    else if (!strcmp(a, "--launch") && v)
+      o.launch = atoi(argv[++i]);
     else {
       if (rank == 0) {
         fprintf(stderr, "collsim calibrate: unknown driver option '%s'\n", a);
@@ -394,7 +400,7 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
     }
   }
   if (!o.max_bytes) o.max_bytes = o.quick ? (1L << 20) : (16L << 20);
-  if (!o.samples || o.max_bytes < 16 || o.max_bytes > (1L << 30) || o.reps < 0) {
+  if (!o.samples || o.max_bytes < 16 || o.max_bytes > (1L << 30) || o.reps < 0 || o.launch < 1) {
     if (rank == 0) {
       fprintf(stderr,
               "collsim calibrate: need --samples FILE, 16 <= --max-bytes <= 2^30, --reps >= 0\n");

@@ -32,14 +32,18 @@ static const cs_csv_column bench_cols[CS_BENCH_NCOL] = {CASE_COLS,
                                                         {"copied_bytes", 0}};
 static const cs_csv_column predict_cols[CS_PREDICT_NCOL] = {
     CASE_COLS, {"table1_s", CS_COL_KEY}, {"model_s", KEY}, {"sim_s", CS_COL_KEY}, {"rel_err", 0}};
-static const cs_csv_column validate_cols[CS_VALIDATE_NCOL] = {CASE_COLS,
-                                                              {"model_s", CS_COL_KEY},
-                                                              {"sim_s", CS_COL_KEY},
-                                                              {"measured_s", KEY},
-                                                              {"measured_lo_s", 0},
-                                                              {"measured_hi_s", 0},
-                                                              {"err_model", CS_COL_SIGNED},
-                                                              {"err_sim", CS_COL_SIGNED}};
+static const cs_csv_column validate_cols[CS_VALIDATE_NCOL] = {
+    CASE_COLS,
+    {"model_s", CS_COL_KEY},
+    {"sim_s", CS_COL_KEY},
+    {"measured_s", KEY},
+    {"measured_lo_s", 0},
+    {"measured_hi_s", 0},
+    {"err_model", CS_COL_SIGNED},
+    {"err_sim", CS_COL_SIGNED},
+    {"launches", CS_COL_VALUE | CS_COL_INT},
+    {"launch_min_s", CS_COL_VALUE},
+    {"launch_max_s", CS_COL_VALUE}};
 static const cs_csv_column guide_cols[CS_GUIDE_NCOL] = {
     {"guideline", TEXT}, {"lhs", TEXT},     {"rhs", TEXT},        {"p", INT},
     {"bytes", INT},      {"lhs_s", KEY},    {"rhs_s", KEY},       {"ratio", KEY},
@@ -47,7 +51,13 @@ static const cs_csv_column guide_cols[CS_GUIDE_NCOL] = {
 static const cs_csv_column samples_cols[CS_SAMPLES_NCOL] = {
     CASE_COLS, {"rep", INT}, {"time_s", KEY}};
 static const cs_csv_column calib_cols[CS_CALIB_NCOL] = {
-    {"kind", TEXT}, {"pair", TEXT}, {"k", INT}, {"bytes", INT}, {"rep", INT}, {"time_s", KEY}};
+    {"kind", TEXT},
+    {"pair", TEXT},
+    {"k", INT},
+    {"bytes", INT},
+    {"rep", INT},
+    {"time_s", KEY},
+    {"launch", CS_COL_VALUE | CS_COL_INT}}; /* not a key: older files lack it */
 
 static const cs_csv_schema schemas[CS_CSV_NKIND] = {
     {"bench", bench_cols, CS_BENCH_NCOL},          {"predict", predict_cols, CS_PREDICT_NCOL},
@@ -207,11 +217,13 @@ void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long
 
 void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
                          double model, double sim, double meas, double meas_lo, double meas_hi,
-                         double err_model, double err_sim) {
+                         double err_model, double err_sim, int launches, double launch_min,
+                         double launch_max) {
   char a[64], b[64], c[64], d[64];
-  fprintf(f, "%s,%s,%d,%ld,%s,%s,%.10g,%.10g,%.10g,%s,%s\n", coll, algo, p, bytes,
+  fprintf(f, "%s,%s,%d,%ld,%s,%s,%.10g,%.10g,%.10g,%s,%s,%d,%.10g,%.10g\n", coll, algo, p, bytes,
           opt_g(a, sizeof a, "%.10g", model), opt_g(b, sizeof b, "%.10g", sim), meas, meas_lo,
-          meas_hi, opt_g(c, sizeof c, "%.6g", err_model), opt_g(d, sizeof d, "%.6g", err_sim));
+          meas_hi, opt_g(c, sizeof c, "%.6g", err_model), opt_g(d, sizeof d, "%.6g", err_sim),
+          launches, launch_min, launch_max);
 }
 
 void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char *rhs, int p,
@@ -222,8 +234,8 @@ void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char 
 }
 
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
-                      double t) {
-  fprintf(f, "%s,%s,%d,%ld,%d,%.10g\n", kind, pair, k, bytes, rep, t);
+                      double t, int launch) {
+  fprintf(f, "%s,%s,%d,%ld,%d,%.10g,%d\n", kind, pair, k, bytes, rep, t, launch);
 }
 
 /* ---- reading: fields, numbers, kinds --------------------------------------------- */

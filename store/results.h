@@ -86,6 +86,9 @@ enum {
   CS_VALIDATE_MEAS_HI,
   CS_VALIDATE_ERR_MODEL,
   CS_VALIDATE_ERR_SIM,
+  CS_VALIDATE_LAUNCHES,   /* mpirun launches the measurement is the median of */
+  CS_VALIDATE_LAUNCH_MIN, /* smallest and largest per-launch median */
+  CS_VALIDATE_LAUNCH_MAX,
   CS_VALIDATE_NCOL
 };
 enum {
@@ -118,6 +121,7 @@ enum {
   CS_CALIB_BYTES,
   CS_CALIB_REP,
   CS_CALIB_TIME,
+  CS_CALIB_LAUNCH, /* 1.. (older files lack it: one launch) */
   CS_CALIB_NCOL
 };
 
@@ -223,12 +227,13 @@ void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long
                         double table1, double model, double sim, double rel_err);
 void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
                          double model, double sim, double meas, double meas_lo, double meas_hi,
-                         double err_model, double err_sim);
+                         double err_model, double err_sim, int launches, double launch_min,
+                         double launch_max);
 void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char *rhs, int p,
                            long bytes, double lhs_s, double rhs_s, double ratio, double tol,
                            int violated, const char *side);
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
-                      double t);
+                      double t, int launch);
 
 /* ---- reading ---------------------------------------------------------------- */
 

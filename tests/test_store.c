@@ -54,11 +54,11 @@ int main(void) {
              "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err");
   EXPECT_STR(cs_csv_header(CS_CSV_VALIDATE, h, sizeof h),
              "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,"
-             "err_sim");
+             "err_sim,launches,launch_min_s,launch_max_s");
   EXPECT_STR(cs_csv_header(CS_CSV_GUIDELINES, h, sizeof h),
              "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated,side");
   EXPECT_STR(cs_csv_header(CS_CSV_SAMPLES, h, sizeof h), "coll,algo,p,bytes,rep,time_s");
-  EXPECT_STR(cs_csv_header(CS_CSV_CALIB, h, sizeof h), "kind,pair,k,bytes,rep,time_s");
+  EXPECT_STR(cs_csv_header(CS_CSV_CALIB, h, sizeof h), "kind,pair,k,bytes,rep,time_s,launch");
 
   /* A bench file: comment, header, two rows and half a third. */
   char path[] = "/tmp/collsim-test-store.XXXXXX";

@@ -9,30 +9,21 @@
 #include <string.h>
 
 #include "validation.h"
-
-static int fails, checks;
-
-static void check(int ok, const char *what) {
-  checks++;
-  if (!ok) fails++;
-  printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-}
-
-static int near(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b) + 1e-15; }
+#include "check.h"
 
 int main(void) {
   cs_val_set V;
   cs_val_set_init(&V);
   /* algo, bytes, model, sim, measured median [lo, hi] */
-  const cs_val_case *c = cs_val_add_case(&V, "ring", 1024, 1.1, 0.9, 1.0, 0.99, 1.01);
+  const cs_val_case *c = cs_val_add_case(&V, "ring", 1024, 1.1, 0.9, 1.0, 0.99, 1.01, 1, NAN, NAN);
   check(c && near(c->err[0], 0.1) && near(c->err[1], -0.1) && !c->unstable[0] && !c->unstable[1],
         "errors (pred - meas) / meas; a 2% interval is narrower than a 10% error");
-  c = cs_val_add_case(&V, "ring", 65536, 1.05, 1.3, 1.0, 0.9, 1.2);
+  c = cs_val_add_case(&V, "ring", 65536, 1.05, 1.3, 1.0, 0.9, 1.2, 1, NAN, NAN);
   check(c && c->unstable[0] && !c->unstable[1],
         "a 30% interval is wider than a 5% error (unstable) but not than a 30%+ one");
-  c = cs_val_add_case(&V, "ring", 1 << 20, 2.0, 1.5, 1.0, NAN, NAN);
+  c = cs_val_add_case(&V, "ring", 1 << 20, 2.0, 1.5, 1.0, NAN, NAN, 1, NAN, NAN);
   check(c && near(c->err[0], 1.0) && !c->unstable[0], "no interval: never flagged");
-  c = cs_val_add_case(&V, "native", 1 << 20, -1, 10.0, 1.0, 0.99, 1.01);
+  c = cs_val_add_case(&V, "native", 1 << 20, -1, 10.0, 1.0, 0.99, 1.01, 1, NAN, NAN);
   check(c && isnan(c->err[0]) && near(c->err[1], 9.0), "a missing model has no error");
 
   cs_val_stats s;
@@ -51,11 +42,6 @@ int main(void) {
   check(s.n == 0 && isnan(s.median), "no cases: NaN median");
 
   /* The report. */
-  char path[] = "/tmp/test_validation_XXXXXX";
-  int fd = mkstemp(path);
-  FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
-  check(f != NULL, "temporary file");
-  if (!f) return 1;
   cs_val_info info = {"MPI_Allreduce",
                       2,
                       "p.xml",
@@ -68,15 +54,10 @@ int main(void) {
                       1,
                       1,
                       0.25,
-                      0.15};
-  cs_val_report(f, &V, &info);
-  fflush(f);
-  rewind(f);
-  static char text[1 << 16];
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  text[n] = '\0';
-  fclose(f);
-  remove(path);
+                      0.15,
+                      1};
+  const char *text = report_text(&V, &info);
+  if (!text) return 1;
   check(strstr(text, "**WARNING: oversubscribed.** 2 ranks ran on 2 cores") != NULL,
         "report warns about oversubscription");
   check(strstr(text, "were reused (resumed run)") != NULL, "report says measurements were reused");
@@ -101,8 +82,8 @@ int main(void) {
 
   /* The calibration from a platform's leading comment. */
   char xml[] = "/tmp/test_validation_xml_XXXXXX";
-  fd = mkstemp(xml);
-  f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  int fd = mkstemp(xml);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (f) {
     fputs("<!--\ncollsim calibrate, today: 2 ranks\nFits: ...\n-->\n<!--\nother\n-->\n", f);
     fclose(f);

@@ -89,6 +89,11 @@ add_test(NAME calibfit COMMAND test_calibfit)
 add_executable(test_validation ${CMAKE_SOURCE_DIR}/tests/test_validation.c)
 target_link_libraries(test_validation collsim_analysis m)
 add_test(NAME validation COMMAND test_validation)
+# Several launches (validate/launches.c): the median of the launches' medians
+# and the launch-spread flag, on synthetic per-launch data (tests/test_launches.c).
+add_executable(test_launches ${CMAKE_SOURCE_DIR}/tests/test_launches.c)
+target_link_libraries(test_launches collsim_analysis m)
+add_test(NAME launches COMMAND test_launches)
 add_test(NAME validate_usage COMMAND bash ${CMAKE_SOURCE_DIR}/tests/validate_usage.sh
                                      $<TARGET_FILE:collsim-cli>)
 # This machine, --quick: the platform is written, and smpirun runs on it.

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "findings.h"
+#include "launches.h"
 #include "results.h"
 
 /* ---- raw samples ---------------------------------------------------------- */
@@ -21,37 +22,42 @@ void cs_calib_samples_free(cs_calib_samples *S) {
     free(S->s[i].k);
     free(S->s[i].x);
     free(S->s[i].y);
+    free(S->s[i].l);
   }
   free(S->node_ranks);
   free(S->node_host);
   memset(S, 0, sizeof *S);
 }
 
-static int series_add(cs_calib_series *s, double k, double x, double y) {
+static int series_add(cs_calib_series *s, double k, double x, double y, int launch) {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 256;
     double *a = realloc(s->k, sizeof(double) * (size_t)cap), *b, *c;
+    int *d;
     if (!a) return -1;
     s->k = a;
     if (!(b = realloc(s->x, sizeof(double) * (size_t)cap))) return -1;
     s->x = b;
     if (!(c = realloc(s->y, sizeof(double) * (size_t)cap))) return -1;
     s->y = c;
+    if (!(d = realloc(s->l, sizeof(int) * (size_t)cap))) return -1;
+    s->l = d;
     s->cap = cap;
   }
   s->k[s->n] = k;
   s->x[s->n] = x;
   s->y[s->n] = y;
+  s->l[s->n] = launch;
   s->n++;
   return 0;
 }
 
 /* Finds the columns of a calibration samples file in its header; -1 with a
- * message if one is missing. */
+ * message if one is missing (launch may be: a file of one launch). */
 static int calib_cols(const cs_csv_reader *in, int *col, const char *path) {
   const cs_csv_schema *sc = cs_csv_schema_of(CS_CSV_CALIB);
   for (int c = 0; c < CS_CALIB_NCOL; c++)
-    if ((col[c] = cs_csv_col(in, sc->cols[c].name)) < 0) {
+    if ((col[c] = cs_csv_col(in, sc->cols[c].name)) < 0 && c != CS_CALIB_LAUNCH) {
       fprintf(stderr, "collsim calibrate: %s has no column '%s'\n", path, sc->cols[c].name);
       return -1;
     }
@@ -110,7 +116,10 @@ int cs_calib_read_samples(const char *path, cs_calib_samples *S) {
     if (kind < 0) continue; /* a kind of a later version */
     cs_calib_series *s = &S->s[kind];
     if (!s->n) snprintf(s->pair, sizeof s->pair, "%s", pair);
-    if (series_add(s, atof(ks), atof(xs), atof(ys))) {
+    const char *ls = col[CS_CALIB_LAUNCH] >= 0 ? cs_csv_get(&in, col[CS_CALIB_LAUNCH]) : NULL;
+    int launch = ls ? atoi(ls) : 1;
+    if (launch > S->launches) S->launches = launch;
+    if (series_add(s, atof(ks), atof(xs), atof(ys), launch)) {
       fprintf(stderr, "collsim calibrate: out of memory reading %s\n", path);
       cs_csv_close(&in);
       return -1;
@@ -133,29 +142,42 @@ end:
 
 /* ---- fits ----------------------------------------------------------------- */
 
-/* Medians per size, then the relative least-squares line. */
+/* Medians per size (over launches: the median of the launches' medians,
+ * launches.h), then the relative least-squares line. */
 static void fit_series(const cs_calib_series *s, cs_calib_line *r) {
   memset(r, 0, sizeof *r);
+  r->spread_median = r->spread_max = NAN;
   if (s->n == 0) {
     snprintf(r->err, sizeof r->err, "not measured");
     return;
   }
   double *ok = malloc(sizeof(double) * (size_t)s->n), *ox = malloc(sizeof(double) * (size_t)s->n),
-         *oy = malloc(sizeof(double) * (size_t)s->n);
-  if (!ok || !ox || !oy) {
+         *oy = malloc(sizeof(double) * (size_t)s->n), *sp = malloc(sizeof(double) * (size_t)s->n);
+  cs_launch_agg *oa = malloc(sizeof(cs_launch_agg) * (size_t)s->n);
+  int g = ok && ox && oy && sp && oa
+              ? cs_launch_medians_by_key(s->k, s->x, s->l, s->y, s->n, ok, ox, oa)
+              : -1;
+  if (g < 0) {
     snprintf(r->err, sizeof r->err, "out of memory");
     goto out;
   }
-  int g = cs_medians_by_key(s->k, s->x, s->y, s->n, ok, ox, oy, NULL), m = 0;
+  int m = 0, nsp = 0;
   for (int i = 0; i < g; i++) {
-    if (!(oy[i] > 0)) {
+    if (!(oa[i].median > 0)) {
       r->dropped++;
       continue;
     }
+    double spread = cs_launch_spread(&oa[i]);
+    if (oa[i].n > r->launches) r->launches = oa[i].n;
+    if (isfinite(spread)) {
+      sp[nsp++] = spread;
+      if (!(spread <= r->spread_max)) r->spread_max = spread, r->spread_max_x = ox[i];
+    }
     ox[m] = ox[i];
-    oy[m] = oy[i];
+    oy[m] = oa[i].median;
     m++;
   }
+  r->spread_median = cs_median(sp, nsp);
   r->sizes = m;
   r->npts = m < CS_CALIB_MAXPTS ? m : CS_CALIB_MAXPTS;
   memcpy(r->px, ox, sizeof(double) * (size_t)r->npts);
@@ -169,6 +191,8 @@ out:
   free(ok);
   free(ox);
   free(oy);
+  free(sp);
+  free(oa);
 }
 
 void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A) {
@@ -217,6 +241,12 @@ static void print_line_pair(FILE *out, const char *an, const char *bn, const cs_
           rel_se(r->f.se_b, r->f.b), 1e-9 / r->f.b, what, r->sizes,
           cs_size_str(r->xmin, b1, sizeof b1), cs_size_str(r->xmax, b2, sizeof b2),
           r->dropped ? " (sizes with a zero median time dropped)" : "");
+  if (r->launches > 1)
+    fprintf(out,
+            "  %-8s %d launches: launch-to-launch spread of the per-size medians ((max - min) / "
+            "median) %.1f%% median, %.1f%% largest (%s)\n",
+            "", r->launches, 100 * r->spread_median, 100 * r->spread_max,
+            cs_size_str(r->spread_max_x, b1, sizeof b1));
 }
 
 /* The segments of a line's segmented fit, one per output line. */
@@ -526,8 +556,8 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
   ADD("collsim calibrate, %s: %d ranks on %d node%s (node 0: %s), backend %s,\n%s; measuring took %.1f s.\n",
       when, S->np, S->nodes, S->nodes == 1 ? "" : "s", S->node_host[0], S->backend, S->library,
       seconds);
-  ADD("Raw samples: %s\nFits (relative-error least squares on per-size medians; res = RMS relative residual):\n",
-      samples_path);
+  ADD("Raw samples: %s\nFits (relative-error least squares on per-size medians%s; res = RMS relative residual):\n",
+      samples_path, S->launches > 1 ? " (medians of the launches' medians)" : "");
   const cs_calib_line *L[6] = {&A->inter,  &A->intra,  &A->reduce,
                                &A->memcpy, &A->xinter, &A->xintra};
   const char *names[6][2] = {{"alpha", "beta"},
@@ -537,9 +567,14 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
                              {"exchange alpha_x", "beta_x"},
                              {"exchange alpha_lx", "beta_lx"}};
   for (int i = 0; i < 6; i++)
-    if (L[i]->ok)
-      ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes\n", names[i][0], L[i]->f.a,
+    if (L[i]->ok) {
+      ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes", names[i][0], L[i]->f.a,
           names[i][1], L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
+      if (L[i]->launches > 1)
+        ADD(", %d launches (spread %.1f%% median, %.1f%% largest)", L[i]->launches,
+            100 * L[i]->spread_median, 100 * L[i]->spread_max);
+      ADD("\n");
+    }
   if (A->flows_ok)
     ADD("  %s flows: Rb = %.6g B/s, RN = %.6g B/s%s, res %.2f%%, k = 1..%g\n",
         A->flows_inter ? "inter-node" : "intra-node", A->flows.Rb, A->flows.RN,

@@ -14,6 +14,7 @@
 typedef struct {
   int n, cap;
   double *k, *x, *y;
+  int *l; /* the launch of each sample (1..) */
   char pair[32];
 } cs_calib_series;
 
@@ -23,6 +24,7 @@ typedef struct {
   int *node_ranks; /* ranks per node */
   char (*node_host)[64];
   long rows;
+  int launches; /* the largest launch number of the samples */
   cs_calib_series s[CS_CALIB_NSERIES];
 } cs_calib_samples;
 
@@ -39,7 +41,13 @@ typedef struct {
   int seg_ok;
   cs_segfit seg;
   char seg_err[256];
-  /* The per-size medians fitted (the first CS_CALIB_MAXPTS), for refits. */
+  /* Over launches (launches.h): the most launches of a size, and the median and
+   * largest launch-to-launch spread ((max - min) / median of the launches'
+   * medians) over the sizes, with the size of the largest (NAN: one launch). */
+  int launches;
+  double spread_median, spread_max, spread_max_x;
+  /* The per-size medians fitted: of the launches' medians (the first
+   * CS_CALIB_MAXPTS), for refits. */
   int npts;
   double px[CS_CALIB_MAXPTS], py[CS_CALIB_MAXPTS];
 } cs_calib_line;

@@ -18,8 +18,15 @@ static double rel_err(double pred, double meas) {
   return isfinite(pred) && pred >= 0 && isfinite(meas) && meas > 0 ? (pred - meas) / meas : NAN;
 }
 
+double cs_val_launch_spread(const cs_val_case *c) {
+  return c->launches >= 2 && c->meas > 0 && isfinite(c->lmin) && isfinite(c->lmax)
+             ? (c->lmax - c->lmin) / c->meas
+             : NAN;
+}
+
 const cs_val_case *cs_val_add_case(cs_val_set *V, const char *algo, long bytes, double model,
-                                   double sim, double meas, double lo, double hi) {
+                                   double sim, double meas, double lo, double hi, int launches,
+                                   double lmin, double lmax) {
   if (V->n == V->cap) {
     int cap = V->cap ? 2 * V->cap : 64;
     cs_val_case *c = realloc(V->c, sizeof *c * (size_t)cap);
@@ -36,11 +43,17 @@ const cs_val_case *cs_val_add_case(cs_val_set *V, const char *algo, long bytes, 
   c->meas = meas;
   c->lo = lo;
   c->hi = hi;
+  c->launches = launches;
+  c->lmin = lmin;
+  c->lmax = lmax;
   c->err[0] = rel_err(model, meas);
   c->err[1] = rel_err(sim, meas);
   int ci = isfinite(lo) && isfinite(hi) && hi >= lo && meas > 0;
-  for (int k = 0; k < 2; k++)
+  double spread = cs_val_launch_spread(c);
+  for (int k = 0; k < 2; k++) {
     c->unstable[k] = ci && isfinite(c->err[k]) && (hi - lo) / meas > fabs(c->err[k]);
+    c->spread[k] = isfinite(spread) && isfinite(c->err[k]) && spread > fabs(c->err[k]);
+  }
   return c;
 }
 
@@ -73,7 +86,7 @@ void cs_val_stats_of(const cs_val_set *V, int pred, const char *algo, long min_b
     double e = fabs(c->err[pred]);
     if (!counted(c, algo, min_bytes) || !isfinite(e)) continue;
     all[s->n++] = e;
-    if (c->unstable[pred])
+    if (c->unstable[pred] || c->spread[pred])
       s->unstable++;
     else
       st[ns++] = e;
@@ -190,23 +203,58 @@ static void sizes_beyond(FILE *f, const cs_val_set *V, const cs_val_info *I) {
         w[n++] = (c->hi - c->lo) / c->meas;
     }
     width = median_of(w, n);
+    n = 0;
+    for (int i = 0; i < V->n; i++) {
+      const cs_val_case *c = &V->c[i];
+      if (c->bytes == sz[k] && counted(c, NULL, 0) && isfinite(cs_val_launch_spread(c)))
+        w[n++] = cs_val_launch_spread(c);
+    }
+    double lspread = median_of(w, n);
     double target = sz[k] >= CS_VAL_LARGE ? I->target_large : I->target_all;
     if (!(fabs(med[0]) > target || fabs(med[1]) > target)) continue;
     if (!printed++)
       fprintf(f,
               "- Sizes where the median error over collsim's algorithms exceeds the target "
               "(%.0f%% below 64 KiB, %.0f%% from 64 KiB; signed: + over-, - under-predicted; "
-              "interval = median width of the measured 95%% intervals relative to the median):",
+              "interval = median width of the measured 95%% intervals relative to the median; "
+              "launch spread = median (largest - smallest launch median) / median):",
               100 * I->target_all, 100 * I->target_large);
     fprintf(f, "%s %s: model %s, simulation %s, interval %s", printed > 1 ? ";" : "",
             cs_size_str((double)sz[k], b1, sizeof b1), pct(med[0], b2, sizeof b2),
             pct(med[1], b3, sizeof b3), pct(width, b4, sizeof b4));
+    if (isfinite(lspread)) fprintf(f, ", launch spread %s", pct(lspread, b4, sizeof b4));
   }
   if (printed) fprintf(f, ".\n");
 out:
   free(sz);
   free(e);
   free(w);
+}
+
+/* The launches: how far the launches' medians spread, against the error. */
+static void launch_finding(FILE *f, const cs_val_set *V, const cs_val_info *I) {
+  if (I->launches < 2) return;
+  double *sp = malloc(sizeof(double) * (size_t)(V->n + 1));
+  if (!sp) return;
+  int n = 0, flagged[2] = {0, 0}, worst = -1;
+  for (int i = 0; i < V->n; i++) {
+    const cs_val_case *c = &V->c[i];
+    double x = cs_val_launch_spread(c);
+    if (!counted(c, NULL, 0) || !isfinite(x)) continue;
+    sp[n++] = x;
+    if (worst < 0 || x > cs_val_launch_spread(&V->c[worst])) worst = i;
+    for (int pr = 0; pr < 2; pr++) flagged[pr] += c->spread[pr];
+  }
+  char b1[32], b2[32], b3[32];
+  if (n > 0)
+    fprintf(f,
+            "- Launches: %d per case. Launch-to-launch spread of the medians: %s median over "
+            "%d cases, largest %s (%s at %s); wider than the error in %d cases for the model, "
+            "%d for the simulation.\n",
+            I->launches, pct(median_of(sp, n), b1, sizeof b1), n,
+            pct(cs_val_launch_spread(&V->c[worst]), b2, sizeof b2), V->c[worst].algo,
+            cs_size_str((double)V->c[worst].bytes, b3, sizeof b3), flagged[0], flagged[1]);
+  free(sp);
 }
 
 void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
@@ -221,6 +269,14 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
           "own spread. Headline figures are over collsim's algorithms (native is SMPI's "
           "collective when simulated and the library's when measured, and has no model).\n\n",
           I->platform);
+  if (I->launches > 1)
+    fprintf(f,
+            "Each case was measured in %d mpirun launches (the algorithms of a size in rounds "
+            "within each launch): the measured time is the median of the launches' medians, the "
+            "interval the median of the launches' intervals. A case is also **unstable** when "
+            "the launch-to-launch spread ((largest - smallest launch median) / median) is wider "
+            "than the error: another launch could have measured that error away.\n\n",
+            I->launches);
 
   /* ---- findings ---- */
   fprintf(f, "## Findings\n\n");
@@ -243,6 +299,7 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
             I->load_before > I->cores || I->load_after > I->cores
                 ? ": **busy** (more runnable processes than cores): expect noisy medians"
                 : "");
+  launch_finding(f, V, I);
   for (int pr = 0; pr < 2; pr++) {
     cs_val_stats a, l, as, ls;
     cs_val_stats_of(V, pr, NULL, 0, &a);
@@ -323,9 +380,10 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
   /* ---- every size ---- */
   fprintf(f, "## Every case\n\n");
   fprintf(f,
-          "| algorithm | m | measured median (s) | 95%% interval | interval / median | model (s) "
-          "| model error | simulation (s) | simulation error | flag |\n"
-          "|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+          "| algorithm | m | measured median (s) | 95%% interval | interval / median | launches "
+          "| launch medians (s) | launch spread / median | model (s) | model error | simulation "
+          "(s) | simulation error | flag |\n"
+          "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
   for (int i = 0; i < V->n; i++) {
     const cs_val_case *c = &V->c[i];
     char iv[80], w[32];
@@ -338,10 +396,23 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
                        : c->unstable[0]                 ? "unstable (model)"
                        : c->unstable[1]                 ? "unstable (simulation)"
                                                         : "";
-    fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->algo,
+    const char *lflag = c->spread[0] && c->spread[1] ? "launch spread (both)"
+                        : c->spread[0]               ? "launch spread (model)"
+                        : c->spread[1]               ? "launch spread (simulation)"
+                                                     : "";
+    char lr[80], ls[32];
+    if (c->launches >= 2)
+      snprintf(lr, sizeof lr, "%s .. %s", secs(c->lmin, b1, sizeof b1),
+               secs(c->lmax, b2, sizeof b2));
+    else
+      snprintf(lr, sizeof lr, "-");
+    pct(cs_val_launch_spread(c), ls, sizeof ls);
+    fprintf(f, "| %s | %s | %s | %s | %s | %d | %s | %s |", c->algo,
             cs_size_str((double)c->bytes, b3, sizeof b3), secs(c->meas, b4, sizeof b4), iv, w,
-            secs(c->model, b5, sizeof b5), pct(c->err[0], b6, sizeof b6),
-            secs(c->sim, b1, sizeof b1), pct(c->err[1], b2, sizeof b2), flag);
+            c->launches, lr, ls);
+    fprintf(f, " %s | %s | %s | %s | %s%s%s |\n", secs(c->model, b5, sizeof b5),
+            pct(c->err[0], b6, sizeof b6), secs(c->sim, b1, sizeof b1),
+            pct(c->err[1], b2, sizeof b2), flag, flag[0] && lflag[0] ? ", " : "", lflag);
   }
   fprintf(f, "\nThe same cases as CSV: `%s`.\n", I->csv);
 }

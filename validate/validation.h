@@ -17,10 +17,15 @@ typedef struct {
   char algo[64];
   long bytes;
   double model, sim;   /* predicted seconds; < 0 or NAN: missing */
-  double meas, lo, hi; /* measured median and its 95% confidence interval */
+  double meas, lo, hi; /* measured median (over launches: the median of the launches'
+                          medians) and its 95% confidence interval (within a launch) */
+  int launches;        /* mpirun launches measured (launches.h) */
+  double lmin, lmax;   /* the smallest and largest per-launch median */
   double err[2];       /* [0] model, [1] simulation */
   int unstable[2];     /* the interval is wider than that error: the
                           measurement cannot tell the error from its own spread */
+  int spread[2];       /* the launch-to-launch spread (lmax - lmin) / meas is wider than
+                          that error: another launch could have measured it away */
 } cs_val_case;
 
 typedef struct {
@@ -30,17 +35,24 @@ typedef struct {
 
 void cs_val_set_init(cs_val_set *V);
 void cs_val_set_free(cs_val_set *V);
-/* Adds a case, computes its errors and flags; returns it (NULL if out of
- * memory). An interval is "wider than the error" when (hi - lo) / meas > |err|;
- * a case without an interval (lo or hi missing) is not flagged. */
+/* Adds a case measured over `launches` launches whose medians ranged over
+ * lmin..lmax (one launch: NAN, NAN), computes its errors and flags; returns it
+ * (NULL if out of memory). An interval is "wider than the error" when
+ * (hi - lo) / meas > |err|; a case without an interval (lo or hi missing) is not
+ * flagged. The launches' spread is wider than the error when
+ * (lmax - lmin) / meas > |err| (two launches or more). */
 const cs_val_case *cs_val_add_case(cs_val_set *V, const char *algo, long bytes, double model,
-                                   double sim, double meas, double lo, double hi);
+                                   double sim, double meas, double lo, double hi, int launches,
+                                   double lmin, double lmax);
+/* The case's launch-to-launch spread relative to its median (NAN: one launch). */
+double cs_val_launch_spread(const cs_val_case *c);
 
 /* The figures of one prediction (0 model, 1 simulation) over the cases of algo
  * (NULL: every algorithm but native, which is SMPI's collective when simulated
  * and the library's when measured, and has no model) with bytes >= min_bytes: the median and worst
- * absolute error over all cases, the median over the stable ones (interval not
- * wider than the error), and the counts. Medians are NAN without cases. */
+ * absolute error over all cases, the median over the stable ones (neither the
+ * interval nor the launches' spread wider than the error), and the counts
+ * (unstable: either flag). Medians are NAN without cases. */
 typedef struct {
   double median, worst, median_stable;
   long worst_bytes;
@@ -63,6 +75,7 @@ typedef struct {
   int oversubscribed;              /* np > cores with no hostfile */
   int reused;                      /* some measurements came from an earlier run */
   double target_all, target_large; /* the median errors aimed at (e.g. 0.25, 0.15) */
+  int launches;                    /* mpirun launches per case (1: one) */
 } cs_val_info;
 
 /* Writes the Markdown report: findings first (per algorithm: median and worst
