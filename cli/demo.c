@@ -402,7 +402,8 @@ int cmd_demo(int argc, char **argv) {
           "same (each CSV's first line says `lib_charge=reductions,copies`; columns "
           "`reduced_bytes` and `copied_bytes` give the bytes of one call). Column "
           "`algo_ran` names the algorithm SMPI ran for each library row (collsim reproduces "
-          "SMPI 3.32's selector decisions; `?` where it does not: mvapich2; "
+          "SMPI 3.32's selector decisions; mvapich2's two-level choices read "
+          "`ALGORITHM inter:X intra:Y`, from its reproduced rule only; "
           "`automatic: chosen at run time` for SMPI's automatic selector, which runs every "
           "algorithm in turn); the pictures' legends show where it changes.\n");
   fprintf(md,
