@@ -296,7 +296,7 @@ static const char *mv2_pick(const char *rule, long bytes, int skip, int *two_lev
  * to rank 0 through the selected reduce). */
 static char mv2_buf[160];
 static const char *mvapich2_algo(cs_coll coll, int p, long elems, long bytes, long block,
-                                 int regular, int commutative, int ppn) {
+                                 int regular, int commutative, int ppn, int smp_built) {
   int matched, two, pow2 = (p & (p - 1)) == 0;
   char x[64], y[64];
   cs_coll table = coll == CS_reduce_scatter_block ? CS_reduce_scatter : coll;
@@ -360,10 +360,17 @@ static const char *mvapich2_algo(cs_coll coll, int p, long elems, long bytes, lo
   case CS_gather:
     /* The table's choice runs only when SMPI knows the placement is
      * blocked, which it learns when it builds the communicator's node
-     * structure (Comm::init_smp): gather__mvapich2 does not build it, and
-     * a bench run of gather calls nothing that does, so it runs
-     * gather__mpich (ompi_binomial) */
-    return "ompi_binomial";
+     * structure (Comm::init_smp): gather__mvapich2 does not build it, so
+     * under lib:mvapich2 (a bench run of gather calls nothing that does)
+     * it runs gather__mpich (ompi_binomial); the impi selector builds it
+     * before handing over (smp_built), and the table's choice runs
+     * (collsim's placements are blocked). */
+    if (!smp_built) return "ompi_binomial";
+    mv2_pick(r->rule, block, 0, NULL, x, sizeof x);
+    if (strcmp(x, "mvapich2_two_level")) break;
+    mv2_pick(r->intra, block, 0, NULL, y, sizeof y);
+    snprintf(mv2_buf, sizeof mv2_buf, "%s intra:%s", x, y);
+    return mv2_buf;
   case CS_scatter: {
     /* by the bytes of one block; an mcast entry (a stub) hands over to the
      * next entry, or ompi_binomial; the two-level algorithms read the
@@ -455,7 +462,7 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
     }
   }
   if (!strcmp(sel, "mvapich2"))
-    return mvapich2_algo(coll, p, elems, bytes, block, regular, commutative, ppn);
+    return mvapich2_algo(coll, p, elems, bytes, block, regular, commutative, ppn, 0);
   if (!strcmp(sel, "impi")) {
     /* block_dsize: the bytes of one block for allgather, gather and
      * scatter, of the whole vector or all blocks for the others. */
@@ -467,8 +474,9 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
       return default_reduce_scatter(p, elems, regular, commutative);
     if (!strcmp(n, "impi_rh")) n = commutative ? "ompi_basic_recursivehalving" : "mvapich2";
     if (!strcmp(n, "mvapich2")) {
-      /* The mvapich2 selector's choice, when collsim reproduces it. */
-      const char *m = cs_lib_algo("mvapich2", coll, p, elems, size, regular, commutative, ppn);
+      /* The mvapich2 selector's choice, after the impi selector built the
+       * node structure (SMPI's impi selector calls Comm::init_smp first). */
+      const char *m = mvapich2_algo(coll, p, elems, bytes, block, regular, commutative, ppn, 1);
       if (m) return m;
     }
     return n;
