@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "ctx.h"
+#include "pwcost.h"
 #include "sched.h"
 
 /* Counts. Inside kernels element counts and byte totals are long (or
@@ -52,10 +53,12 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
                              double *pending);
 void cs_charge_pending(double *pending);
 
-/* Charges a reduction of `bytes` bytes as every kernel's reduction is
- * charged (gamma per byte in simulation); for work done elsewhere, such as
- * the MPI library's reductions through a charged operation (sim/libcharge.h). */
-void cs_charge_local(double bytes);
+/* Charges local work of `bytes` bytes of a kind (cs_work of pwcost.h: a
+ * reduction or a copy) as every kernel's work of that kind is charged (gamma
+ * per byte in simulation, or the platform's segments), at once; for work done
+ * elsewhere: the MPI library's reductions (a charged operation) and copies
+ * (its Datatype::copy), sim/libcharge.h. */
+void cs_charge_local(double bytes, cs_work kind);
 /* In simulation, charges are batched per process (algos/local.c): this
  * charges what is pending. Called before every communication of a kernel
  * (cs_sendrecv does it; a kernel that calls MPI point-to-point directly

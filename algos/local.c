@@ -181,10 +181,10 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
 }
 
 /* Work done inside the library (its reductions, through a charged
- * operation) is charged at once: no kernel flushes between the library's
- * own messages. */
-void cs_charge_local(double bytes) {
-  charge(bytes, CS_WORK_REDUCE);
+ * operation; its copies, sim/libcharge.c) is charged at once: no kernel
+ * flushes between the library's own messages. */
+void cs_charge_local(double bytes, cs_work kind) {
+  charge(bytes, kind);
   cs_local_flush();
 }
 

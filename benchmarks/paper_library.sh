@@ -7,12 +7,13 @@
 #   Theta 150 x 1 (paper Fig. 4/5 configuration; Cray MPICH 7.7.14; lib:mpich),
 #   Hydra 36 x 32 (paper Fig. 6: Open MPI, MPICH, MVAPICH2, Intel MPI;
 #                  lib:ompi, lib:mpich, lib:mvapich2, lib:impi).
-# Each library runs twice: with its reductions charged gamma per byte like
-# collsim's kernels (the default) and free (--lib-charge off, SMPI's own
+# Each library runs twice: with its reductions and copies charged like
+# collsim's kernels' (the default) and free (--lib-charge off, SMPI's own
 # behaviour), so the table shows what the charging changes.
 # Prints one row per (machine, library, size): times, speedup of circulant
 # over the library both ways, the algorithm SMPI ran (algo_ran) and the
-# bytes it reduced; the CSVs stay in OUT (default results/paper_library).
+# bytes it reduced and copied in one call (all processes, charged run); the
+# CSVs stay in OUT (default results/paper_library).
 # usage: benchmarks/paper_library.sh [--quick | --big] [--only M1,M2] [--sizes LIST] [--out DIR]
 #   --quick: Irene 64 x 1, Theta 48 x 1, Hydra 8 x 4 (for a first look)
 #   --big:   the paper's multi-rank-per-node configurations: Hydra 36 x 32
@@ -66,8 +67,8 @@ for c in "${configs[@]}"; do
     --bytes $sizes --quiet --lib-charge off --out "$out/$tag-free.csv"
 done
 # The table: columns looked up by name (docs/csv.md).
-printf "%-16s %-13s %8s %12s %12s %12s %9s %9s  %-28s %s\n" machine library bytes circ_s lib_s \
-  lib_free_s speedup spd_free algo_ran lib_reduced_B
+printf "%-16s %-13s %8s %12s %12s %12s %9s %9s  %-28s %13s %s\n" machine library bytes circ_s lib_s \
+  lib_free_s speedup spd_free algo_ran lib_reduced_B lib_copied_B
 for c in "${configs[@]}"; do
   read -r machine nodes ppn libs <<<"$c"
   tag=$machine-${nodes}x$ppn
@@ -76,7 +77,7 @@ for c in "${configs[@]}"; do
     /^#/ { next }
     !h { for (i = 1; i <= NF; i++) col[$i] = i; h = 1; next }
     { k = $col["algo"] SUBSEP $col["bytes"]; t[f, k] = $col["median_s"]; algo[$col["algo"]] = 1; by[$col["bytes"]] = 1
-      if (f == 1) { ran[k] = $col["algo_ran"]; red[k] = $col["reduced_bytes"] } }
+      if (f == 1) { ran[k] = $col["algo_ran"]; red[k] = $col["reduced_bytes"]; cop[k] = $col["copied_bytes"] } }
     END {
       n = 0; for (b in by) bs[++n] = b + 0
       for (i = 2; i <= n; i++) for (j = i; j > 1 && bs[j - 1] > bs[j]; j--) { x = bs[j]; bs[j] = bs[j - 1]; bs[j - 1] = x }
@@ -87,13 +88,13 @@ for c in "${configs[@]}"; do
           if (b == 0) continue # m < p: empty blocks
           if (!((1, kc) in t) || !((1, k) in t)) continue
           fr = (2, k) in t ? t[2, k] : ""
-          printf "%-16s %-13s %8d %12.6g %12.6g %12s %9.3f %9s  %-28s %s\n", tag, a, b, t[1, kc], t[1, k], \
-            fr == "" ? "-" : sprintf("%.6g", fr), t[1, k] / t[1, kc], fr == "" ? "-" : sprintf("%.3f", fr / t[1, kc]), ran[k], red[k]
+          printf "%-16s %-13s %8d %12.6g %12.6g %12s %9.3f %9s  %-28s %13s %s\n", tag, a, b, t[1, kc], t[1, k], \
+            fr == "" ? "-" : sprintf("%.6g", fr), t[1, k] / t[1, kc], fr == "" ? "-" : sprintf("%.3f", fr / t[1, kc]), ran[k], red[k], cop[k]
         }
       }
     }' "$out/$tag-charged.csv" "$out/$tag-free.csv"
 done
-echo "speedup = lib_s / circ_s (> 1: circulant faster); spd_free: the library's reductions free (SMPI's behaviour)"
+echo "speedup = lib_s / circ_s (> 1: circulant faster); spd_free: the library's reductions and copies free (SMPI's behaviour)"
 # The paper's claims, from their one table (findings/claims.def).
 echo "paper's claims (collsim list --claims):"
 "$here/collsim" list --claims | sed 's/^/  /'

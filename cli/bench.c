@@ -399,8 +399,9 @@ int cs_bench_run(cs_bench_req *q) {
       close(lockfd);
       if (q->smpi && !q->lib_free)
         fprintf(stderr,
-                "collsim bench: (a file made without lib_charge=gamma has the library's "
-                "reductions free, as SMPI runs them: resume it with --lib-charge off)\n");
+                "collsim bench: (a file made without lib_charge has the library's "
+                "reductions and copies free, as SMPI runs them: resume it with --lib-charge off; "
+                "one with lib_charge=gamma charged its reductions only: start it over)\n");
       return 2;
     }
   } else {
@@ -667,9 +668,9 @@ static void bench_usage(FILE *f) {
           "                   0 but the root's, which is m)\n"
           "  --samples S      append every repetition's time to S (coll,algo,p,bytes,rep,time_s)\n"
           "  --lib-charge on|off  smpi: charge the library's (native, native:NAME, lib:SEL)\n"
-          "                   local reductions gamma per byte as collsim's kernels are\n"
-          "                   (on, default), or not (off: SMPI's behaviour); the CSV's first\n"
-          "                   line says lib_charge=gamma when on (docs/library.md)\n"
+          "                   local reductions and copies as collsim's kernels' are (on,\n"
+          "                   default), or not (off: SMPI's behaviour); the CSV's first line\n"
+          "                   says lib_charge=reductions,copies when on (docs/library.md)\n"
           "  --verify all|library|none  check each (algorithm, size) once on real buffers\n"
           "                   before timing it (all, default; library: native, native:NAME and\n"
           "                   lib:SEL rows only; none: no check, each case gets a verify line\n"

@@ -398,11 +398,12 @@ int cmd_demo(int argc, char **argv) {
   }
   fprintf(md,
           "\nWhat each side pays (docs/library.md): our kernels pay gamma per byte for every "
-          "local reduction and copy; the library's reductions are charged the same gamma per "
-          "byte (each CSV's first line says `lib_charge=gamma`), its copies are not (SMPI "
-          "does them internally; column `copied_bytes` is empty for library rows). Column "
+          "local reduction and copy; the library's reductions and copies are charged the "
+          "same (each CSV's first line says `lib_charge=reductions,copies`; columns "
+          "`reduced_bytes` and `copied_bytes` give the bytes of one call). Column "
           "`algo_ran` names the algorithm SMPI ran for each library row (collsim reproduces "
-          "SMPI 3.32's selector decisions; `?` where it does not: mvapich2; "
+          "SMPI 3.32's selector decisions; mvapich2's two-level choices read "
+          "`ALGORITHM inter:X intra:Y`, from its reproduced rule only; "
           "`automatic: chosen at run time` for SMPI's automatic selector, which runs every "
           "algorithm in turn); the pictures' legends show where it changes.\n");
   fprintf(md,

@@ -408,21 +408,22 @@ static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *
 }
 
 /* The local work counters of all simulated processes (shared memory under
- * -no-privatize): collsim's reductions and copies, the library's reductions. */
-static void work_mark(double m[3]) {
+ * -no-privatize): collsim's reductions and copies, the library's. */
+static void work_mark(double m[4]) {
   m[0] = cs_reduced_bytes;
   m[1] = cs_copied_bytes;
   m[2] = cs_lib_reduced_bytes;
+  m[3] = cs_lib_copied_bytes;
 }
 
 /* The extra columns of a row (docs/csv.md): the algorithm that ran and the
  * local work of one call, from the counters' growth over `calls` calls since
- * mark0 (simulation only; NAN where not measured: the library's copies, its
- * reductions when they are not charged, everything on a real MPI). */
+ * mark0 (simulation only; NAN where not measured: the library's work when
+ * it is not charged, everything on a real MPI). */
 static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *name, int p,
-                      long total, int simulated, const double mark0[3], long calls,
+                      long total, int simulated, const double mark0[4], long calls,
                       cs_bench_extra *x, char *ran, size_t len) {
-  double m[3];
+  double m[4];
   work_mark(m);
   int lib = (a->flags & CS_NATIVE) != 0;
   x->algo_ran = row_ran(o, a, name, p, total, simulated, ran, len);
@@ -433,6 +434,7 @@ static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *na
     x->copied_bytes = (m[1] - mark0[1]) / (double)calls;
   } else if (o->lib_charge) {
     x->reduced_bytes = (m[2] - mark0[2]) / (double)calls;
+    x->copied_bytes = (m[3] - mark0[3]) / (double)calls;
   }
 }
 
@@ -443,7 +445,7 @@ typedef struct {
   double *times; /* the kept repetitions' times (room for warmup + reps + 1) */
   int n;
   long calls;
-  double mark0[3];
+  double mark0[4];
   double window; /* the current start window (real MPI, one host) */
 } algo_run;
 
@@ -461,7 +463,13 @@ static void prepare_run(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Co
     double crc = call(ar->a, o, b, comm) != MPI_SUCCESS;
     agree_max(&crc, 1, comm);
   }
-  work_mark(ar->mark0); /* the local work of the timed calls only */
+  /* The local work of the timed calls only: every process takes the mark
+   * before any starts its first timed call (a library copies before its
+   * first message, and the counters are shared: without this agreement a
+   * process scheduled before rank 0 had its first copy left out). The
+   * agreement takes no simulated time: all arrive at the same instant. */
+  work_mark(ar->mark0);
+  if (simulated) agree_max(NULL, 0, comm);
 }
 
 /* Repetition rep of an algorithm (kept from the warm-up on); 0, or 2 if the call failed. */
@@ -483,7 +491,15 @@ static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm c
       start = now();
     }
     if (!simulated) t0 = start;
+#ifdef SMPI_H
+    /* the library's copies are charged in timed calls only */
+    int timed_lib = o->lib_charge && (ar->a->flags & CS_NATIVE);
+    if (timed_lib) cs_libcharge_timed(1);
+#endif
     int crc = call(ar->a, o, b, comm);
+#ifdef SMPI_H
+    if (timed_lib) cs_libcharge_timed(0);
+#endif
     ar->calls++;
     mine[0] = now() - t0;
     mine[2] = crc != MPI_SUCCESS;
@@ -717,6 +733,17 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot create the charged operation\n");
     return 2;
   }
+#ifdef SMPI_H
+  char why[256];
+  if (o.lib_charge && cs_libcharge_copies(why, sizeof why) != 0) {
+    if (r == 0)
+      fprintf(stderr,
+              "collsim bench: cannot charge the library's copies: %s (--lib-charge off runs the "
+              "library as SMPI does)\n",
+              why);
+    return 2;
+  }
+#endif
   FILE *out = NULL;
   int bad = 0;
   if (r == 0) {

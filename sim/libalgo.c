@@ -179,32 +179,52 @@ static const band ompi_scatter[] = {
     {64, "512:ompi_binomial 8192:ompi_linear_nb 16384:ompi_binomial *:ompi_linear_nb"},
     {0, "512:ompi_binomial *:ompi_linear_nb"}};
 
-/* reduce_scatter__mvapich2, commutative operations (its Stampede table:
- * MPIR_Reduce_Scatter_Basic_MV2, i.e. reduce_scatter__default, "basic";
- * ompi_basic_recursivehalving; mpich_pair), by total bytes: an entry serves
- * bytes <= its max, so LIMIT = max + 1. */
-#define RH "ompi_basic_recursivehalving"
-static const band mvapich2_reduce_scatter[] = {{17, "65:default 65537:" RH " *:mpich_pair"},
-                                               {33, "65:default 131073:" RH " *:mpich_pair"},
-                                               {65, "1025:default 262145:" RH " *:mpich_pair"},
-                                               {129, "129:default *:" RH},
-                                               {257, "129:default *:" RH},
-                                               {0, "257:default *:" RH}};
-#undef RH
-
-/* The Intel MPI selector's tables (impi_tables.def, generated from SimGrid
- * 3.32 by gen_impi_tables.py): per collective, processes per node and
- * largest p, a rule by block_dsize. */
+/* The measured tables of the Intel MPI and MVAPICH2 selectors, generated
+ * from SimGrid 3.32 (impi_tables.def by gen_impi_tables.py,
+ * mvapich2_tables.def by gen_mvapich2_tables.py): per collective, processes
+ * per node (mvapich2: 0 for a collective's only table) and largest p of a
+ * range, a rule by size (impi: block_dsize; mvapich2: the inter-node
+ * function, an entry serving bytes <= its max, LIMIT = max + 1, "@2"
+ * marking an entry flagged two-level) and, for mvapich2, the intra-node
+ * rule. */
 typedef struct {
   cs_coll coll;
   int ppn, p_max;
-  const char *rule;
-} impi_band;
-static const impi_band impi_bands[] = {
-#define CS_IMPI(c, ppn, p_max, rule) {CS_##c, ppn, p_max, rule},
+  const char *rule, *intra;
+} table_band;
+static const table_band impi_bands[] = {
+#define CS_IMPI(c, ppn, p_max, rule) {CS_##c, ppn, p_max, rule, ""},
 #include "impi_tables.def"
 #undef CS_IMPI
 };
+static const table_band mv2_bands[] = {
+#define CS_MV2(c, ppn, p_max, inter, intra) {CS_##c, ppn, p_max, inter, intra},
+#include "mvapich2_tables.def"
+#undef CS_MV2
+};
+
+/* The range of a measured table for coll and p: the first table of the
+ * collective whose ppn is `ppn` (*matched = 1; SMPI's partial_sub_ok), else
+ * its first table; its first range with p <= p_max (the last serves any p).
+ * NULL if the collective has no table. */
+static const table_band *table_range(const table_band *t, size_t n, cs_coll coll, int ppn, int p,
+                                     int *matched) {
+  size_t first = n, i;
+  *matched = 0;
+  for (i = 0; i < n; i++)
+    if (t[i].coll == coll) {
+      if (first == n) first = i;
+      if (ppn > 0 && t[i].ppn == ppn) {
+        *matched = 1;
+        break;
+      }
+    }
+  if (first == n) return NULL;
+  if (i == n) i = first;
+  int table_ppn = t[i].ppn;
+  while (i + 1 < n && t[i + 1].coll == coll && t[i + 1].ppn == table_ppn && p > t[i].p_max) i++;
+  return &t[i];
+}
 
 static char name_buf[64];
 
@@ -213,20 +233,11 @@ static char name_buf[64];
  * count as 1; a ppn absent from the tables takes the first table), its first
  * band with p <= p_max, the rule's name for block_dsize bytes. */
 static const char *impi_pick(cs_coll coll, int ppn, int p, long bytes) {
-  size_t n = sizeof impi_bands / sizeof impi_bands[0], first = n, i;
-  int local = ppn > 0 ? ppn : 1;
-  for (i = 0; i < n; i++)
-    if (impi_bands[i].coll == coll) {
-      if (first == n) first = i;
-      if (impi_bands[i].ppn == local) break;
-    }
-  if (first == n) return NULL;
-  if (i == n) i = first;
-  int table_ppn = impi_bands[i].ppn;
-  while (i + 1 < n && impi_bands[i + 1].coll == coll && impi_bands[i + 1].ppn == table_ppn &&
-         p > impi_bands[i].p_max)
-    i++;
-  band b = {0, impi_bands[i].rule};
+  int matched;
+  const table_band *r = table_range(impi_bands, sizeof impi_bands / sizeof impi_bands[0], coll,
+                                    ppn > 0 ? ppn : 1, p, &matched);
+  if (!r) return NULL;
+  band b = {0, r->rule};
   return pick(&b, p, bytes, name_buf, sizeof name_buf);
 }
 
@@ -243,6 +254,139 @@ static const char *mpich_reduce_scatter(int p, long elems, int regular, int comm
  * mpich selector's choice. */
 static const char *default_reduce_scatter(int p, long elems, int regular, int commutative) {
   return regular ? "default" : mpich_reduce_scatter(p, elems, regular, commutative);
+}
+
+/* The name a MVAPICH2 rule gives to `bytes`, into buf without its "@2"
+ * mark; *two_level says whether the entry had it. skip > 0 takes the entry
+ * that many places after the chosen one (NULL if none). */
+static const char *mv2_pick(const char *rule, long bytes, int skip, int *two_level, char *buf,
+                            size_t len) {
+  band b = {0, rule};
+  char chosen[64];
+  if (!pick(&b, 0, bytes, chosen, sizeof chosen)) return NULL;
+  /* the entry's position, then the one skip places further */
+  const char *e = rule;
+  for (;;) {
+    const char *name = strchr(e, ':') + 1;
+    size_t k = strcspn(name, " ");
+    long limit = *e == '*' ? -1 : strtol(e, NULL, 10);
+    if (limit < 0 || bytes < limit) {
+      while (skip-- > 0) {
+        if (!name[k]) return NULL;
+        e = name + k + 1;
+        name = strchr(e, ':') + 1;
+        k = strcspn(name, " ");
+      }
+      snprintf(buf, len, "%.*s", (int)k, name);
+      break;
+    }
+    e = name + k + 1;
+  }
+  char *at = strstr(buf, "@2");
+  if (two_level) *two_level = at != NULL;
+  if (at) *at = '\0';
+  return buf;
+}
+
+/* The MVAPICH2 selector's choice (smpi_mvapich2_selector.cpp), by
+ * collective. Where it runs a two-level algorithm that reads the chosen
+ * inter-node and intra-node functions from globals, the name says both:
+ * "ALGORITHM inter:X intra:Y" (ALGORITHM alone is a --cfg name; X and Y are
+ * SMPI algorithms of the collective, or reduce_p2p / reduce_shmem: a reduce
+ * to rank 0 through the selected reduce). */
+static char mv2_buf[160];
+static const char *mvapich2_algo(cs_coll coll, int p, long elems, long bytes, long block,
+                                 int regular, int commutative, int ppn, int smp_built) {
+  int matched, two, pow2 = (p & (p - 1)) == 0;
+  char x[64], y[64];
+  cs_coll table = coll == CS_reduce_scatter_block ? CS_reduce_scatter : coll;
+  const table_band *r =
+      table_range(mv2_bands, sizeof mv2_bands / sizeof mv2_bands[0], table, ppn, p, &matched);
+  if (!r) return NULL;
+  switch (coll) {
+  case CS_reduce_scatter:
+  case CS_reduce_scatter_block:
+    if (!commutative) /* SMPI runs mpich_noncomm, then (no return) mpich_rdb */
+      return pow2 && regular ? "mpich_noncomm+mpich_rdb" : "mpich_rdb";
+    mv2_pick(r->rule, bytes, 0, NULL, x, sizeof x);
+    if (strcmp(x, "default")) break;
+    return default_reduce_scatter(p, elems, regular, 1);
+  case CS_allreduce:
+    /* mcast entries (stubs) run rdb; a two-level entry runs
+     * mvapich2_two_level for commutative operations, else rdb */
+    mv2_pick(r->rule, bytes, 0, &two, x, sizeof x);
+    mv2_pick(r->intra, bytes, 0, NULL, y, sizeof y);
+    if (!strcmp(x, "mcast")) snprintf(x, sizeof x, "rdb");
+    if (!two) break;
+    if (!commutative) return "rdb";
+    snprintf(mv2_buf, sizeof mv2_buf, "mvapich2_two_level inter:%s intra:%s", x, y);
+    return mv2_buf;
+  case CS_reduce:
+    mv2_pick(r->rule, bytes, 0, &two, x, sizeof x);
+    mv2_pick(r->intra, bytes, 0, NULL, y, sizeof y);
+    if (two && commutative) {
+      snprintf(mv2_buf, sizeof mv2_buf, "mvapich2_two_level inter:%s intra:%s", x, y);
+      return mv2_buf;
+    }
+    if (two || (!commutative && !strcmp(x, "mvapich2_knomial"))) return "binomial";
+    if (!strcmp(x, "scatter_gather")) { /* count >= the largest power of two <= p */
+      long pof2 = 1;
+      while (pof2 * 2 <= p) pof2 *= 2;
+      if (elems < pof2) return "binomial";
+    }
+    break;
+  case CS_bcast:
+    /* two-level: mvapich2_inter_node (X between the nodes' leaders), then
+     * Y on each node (mpich where the table has none) */
+    mv2_pick(r->rule, bytes, 0, &two, x, sizeof x);
+    mv2_pick(r->intra, bytes, 0, NULL, y, sizeof y);
+    if (!two) break;
+    snprintf(mv2_buf, sizeof mv2_buf, "mvapich2_inter_node inter:%s intra:%s", x,
+             strcmp(y, "none") ? y : "mpich");
+    return mv2_buf;
+  case CS_allgather:
+    /* by the bytes of one block; a two-level entry runs mvapich2_smp on
+     * a node structure of a matched ppn table (blocked placement), else rdb */
+    mv2_pick(r->rule, block, 0, &two, x, sizeof x);
+    if (two) return matched ? "mvapich2_smp" : "rdb";
+    break;
+  case CS_allgatherv: {
+    /* an entry serves total bytes <= p x its max: ceil(total / p) <= max;
+     * rdb on p not a power of two runs ompi_bruck */
+    mv2_pick(r->rule, (bytes + p - 1) / p, 0, NULL, x, sizeof x);
+    if (!strcmp(x, "mpich_rdb") && !pow2) return "ompi_bruck";
+    break;
+  }
+  case CS_gather:
+    /* The table's choice runs only when SMPI knows the placement is
+     * blocked, which it learns when it builds the communicator's node
+     * structure (Comm::init_smp): gather__mvapich2 does not build it, so
+     * under lib:mvapich2 (a bench run of gather calls nothing that does)
+     * it runs gather__mpich (ompi_binomial); the impi selector builds it
+     * before handing over (smp_built), and the table's choice runs
+     * (collsim's placements are blocked). */
+    if (!smp_built) return "ompi_binomial";
+    mv2_pick(r->rule, block, 0, NULL, x, sizeof x);
+    if (strcmp(x, "mvapich2_two_level")) break;
+    mv2_pick(r->intra, block, 0, NULL, y, sizeof y);
+    snprintf(mv2_buf, sizeof mv2_buf, "%s intra:%s", x, y);
+    return mv2_buf;
+  case CS_scatter: {
+    /* by the bytes of one block; an mcast entry (a stub) hands over to the
+     * next entry, or ompi_binomial; the two-level algorithms read the
+     * intra-node function (placement blocked, as collsim's hostfiles are) */
+    mv2_pick(r->rule, block, 0, NULL, x, sizeof x);
+    if (!strcmp(x, "mcast") && !mv2_pick(r->rule, block, 1, NULL, x, sizeof x))
+      snprintf(x, sizeof x, "ompi_binomial");
+    if (strncmp(x, "mvapich2_two_level", 18)) break;
+    mv2_pick(r->intra, block, 0, NULL, y, sizeof y);
+    snprintf(mv2_buf, sizeof mv2_buf, "%s intra:%s", x, y);
+    return mv2_buf;
+  }
+  default: return NULL;
+  }
+  snprintf(mv2_buf, sizeof mv2_buf, "%s", x);
+  return mv2_buf;
 }
 
 /* Collectives SMPI 3.32 implements once, with no selector entry and no
@@ -317,16 +461,8 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
     default: return NULL;
     }
   }
-  if (!strcmp(sel, "mvapich2")) {
-    /* Only reduce_scatter is reproduced: the other mvapich2 rules pick an
-     * inter-node and an intra-node function that SMPI's two-level
-     * algorithms read from globals, which no single --cfg name selects. */
-    if (!split) return NULL;
-    if (!commutative) /* SMPI runs mpich_noncomm, then (no return) mpich_rdb */
-      return pow2 && regular ? "mpich_noncomm+mpich_rdb" : "mpich_rdb";
-    const char *n = pick(mvapich2_reduce_scatter, p, bytes, name_buf, sizeof name_buf);
-    return strcmp(n, "default") ? n : default_reduce_scatter(p, elems, regular, 1);
-  }
+  if (!strcmp(sel, "mvapich2"))
+    return mvapich2_algo(coll, p, elems, bytes, block, regular, commutative, ppn, 0);
   if (!strcmp(sel, "impi")) {
     /* block_dsize: the bytes of one block for allgather, gather and
      * scatter, of the whole vector or all blocks for the others. */
@@ -338,8 +474,9 @@ const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int si
       return default_reduce_scatter(p, elems, regular, commutative);
     if (!strcmp(n, "impi_rh")) n = commutative ? "ompi_basic_recursivehalving" : "mvapich2";
     if (!strcmp(n, "mvapich2")) {
-      /* The mvapich2 selector's choice, when collsim reproduces it. */
-      const char *m = cs_lib_algo("mvapich2", coll, p, elems, size, regular, commutative, ppn);
+      /* The mvapich2 selector's choice, after the impi selector built the
+       * node structure (SMPI's impi selector calls Comm::init_smp first). */
+      const char *m = mvapich2_algo(coll, p, elems, bytes, block, regular, commutative, ppn, 1);
       if (m) return m;
     }
     return n;
@@ -363,6 +500,11 @@ static const struct {
                  {CS_reduce_scatter_block, "mpich_noncomm"}};
 
 const char *cs_lib_algo_aborts(cs_coll coll, const char *name, int p) {
+  /* lib:mvapich2 reduce runs it above 1 MiB (p <= 512): found when its
+   * rules were reproduced */
+  if (coll == CS_reduce && !strcmp(name, "scatter_gather"))
+    return "SMPI 3.32's reduce scatter_gather crashes the simulation (segmentation fault) on "
+           "real buffers, at p = 4 and 8 too";
   if ((p & (p - 1)) == 0) return NULL;
   for (size_t i = 0; i < sizeof pow2_only / sizeof pow2_only[0]; i++)
     if (pow2_only[i].coll == coll && !strcmp(pow2_only[i].name, name))

@@ -30,8 +30,10 @@
  * SMPI sees (per SimGrid host) when every node holds that many, 0 when
  * nodes differ. gatherv, scatterv, scan and exscan have one algorithm in
  * SMPI, named "default" (it has no setting). An impi rule that hands over
- * to the mvapich2 selector says "mvapich2" where collsim does not reproduce
- * that (mvapich2: only reduce_scatter(_block) is). NULL when collsim does
+ * to the mvapich2 selector gives the mvapich2 selector's choice. The
+ * mvapich2 selector's two-level choices read "ALGORITHM inter:X intra:Y"
+ * (libalgo.c: reproduced from its rules, not provable by forcing one --cfg
+ * name). NULL when collsim does
  * not reproduce the selector for that collective. */
 const char *cs_lib_algo(const char *sel, cs_coll coll, int p, long elems, int size, int regular,
                         int commutative, int ppn);

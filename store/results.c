@@ -95,7 +95,7 @@ void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m) {
            m->backend, m->platform, m->np, m->coll, m->type, m->root, m->in_place, m->reps,
            m->warmup, m->cfg ? " cfg=" : "", m->cfg ? m->cfg : "", m->layout ? " layout=" : "",
            m->layout ? m->layout : "", m->network ? " network=" : "", m->network ? m->network : "",
-           m->lib_charge ? " lib_charge=gamma" : "");
+           m->lib_charge ? " lib_charge=reductions,copies" : "");
 }
 
 void cs_csv_smpi_cfg(FILE *f, const char *flags) { fprintf(f, "# smpi-cfg: %s\n", flags); }
@@ -106,10 +106,10 @@ void cs_csv_note(FILE *f, const char *key, const char *text) {
 
 void cs_csv_bench_lib_note(FILE *f, int charged) {
   fprintf(f,
-          "# library: local reductions %s; local copies free (made inside SMPI, not "
-          "measurable); algo_ran = SMPI 3.32's selector decision as collsim reproduces it\n",
-          charged ? "charged gamma per byte like collsim's (reduced_bytes per call)"
-                  : "free (SMPI's behaviour, --lib-charge off)");
+          "# library: local reductions and copies %s; algo_ran = SMPI 3.32's selector decision "
+          "as collsim reproduces it\n",
+          charged ? "charged like collsim's (reduced_bytes, copied_bytes per call)"
+                  : "free and not counted (SMPI's behaviour, --lib-charge off)");
 }
 
 void cs_csv_bench_sync(FILE *f, int window) {

@@ -143,9 +143,11 @@ typedef struct {
   const char *backend, *platform, *coll, *type, *cfg, *layout;
   int np, root, in_place, reps, warmup;
   const char *network; /* NULL: collsim's exact-timing settings; "smpi": SMPI's network model */
-  /* 1: the library's reductions are charged gamma per byte (the default
-   * under SMPI, written as " lib_charge=gamma"); 0: SMPI's own behaviour,
-   * written as nothing, as in files made before charging existed. */
+  /* 1: the library's reductions and copies are charged as collsim's (the
+   * default under SMPI, written as " lib_charge=reductions,copies"; files
+   * made when only reductions were charged say " lib_charge=gamma"); 0:
+   * SMPI's own behaviour, written as nothing, as in files made before
+   * charging existed. */
   int lib_charge;
 } cs_bench_meta;
 

@@ -6,7 +6,7 @@
 # reduction bytes some process must do) and by at least gamma x the bytes
 # the busiest process reduced on average (reduced_bytes / p, measured through
 # the charged operation); reduced_bytes >= (p-1) m; the first CSV line says
-# lib_charge=gamma. With --lib-charge off (SMPI's behaviour) the time does
+# lib_charge=reductions,copies. With --lib-charge off (SMPI's behaviour) the time does
 # not grow at all and the line says nothing.
 # usage: lib_charge.sh CLI [P_LIST]
 set -uo pipefail
@@ -20,52 +20,35 @@ m=1048576
 g=1e-8
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0 checked=0
-for p in ${plist//,/ }; do
-  for gamma in 0 $g; do
-    "$cli" platform abg --np "$p" --gamma $gamma --out "$tmp/abg$gamma.xml" --hostfile "$tmp/abg$gamma.hostfile" || exit 1
-  done
-  for coll in allreduce reduce_scatter_block; do
-    for charge in on off; do
-      for gamma in 0 $g; do
-        if ! "$cli" bench --platform "$tmp/abg$gamma.xml" --np "$p" --coll $coll --algos "$libs" \
-             --bytes $m --lib-charge $charge --quiet --out "$tmp/$coll-$p-$charge-$gamma.csv" 2>"$tmp/err"; then
-          echo "FAIL bench $coll p=$p gamma=$gamma --lib-charge $charge:"; cat "$tmp/err"; fail=$((fail + 1))
-        fi
-      done
-      first=$(head -1 "$tmp/$coll-$p-$charge-$g.csv")
-      if [ $charge = on ] && [[ $first != *" lib_charge=gamma"* ]]; then echo "FAIL no lib_charge=gamma: $first"; fail=$((fail + 1)); fi
-      if [ $charge = off ] && [[ $first == *lib_charge* ]]; then echo "FAIL lib_charge with off: $first"; fail=$((fail + 1)); fi
-      res=$(awk -F, -v g=$g -v charge=$charge -v coll=$coll '
-        FNR == 1 { f++ }
-        /^#/ { next }
-        !h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
-        { a = $c[f, "algo"]; t[f, a] = $c[f, "median_s"]; seen[a] = 1
-          if (f == 2) { red[a] = $c[f, "reduced_bytes"]; bytes[a] = $c[f, "bytes"]; pp[a] = $c[f, "p"]; ran[a] = $c[f, "algo_ran"] } }
-        END {
-          for (a in seen) {
-            n++
-            d = t[2, a] - t[1, a]; p = pp[a]; mb = bytes[a]
-            if (charge == "off") {
-              if (d != 0) { printf "FAIL %s %s p=%d: --lib-charge off, time grew by %.6g s\n", coll, a, p, d; bad++ }
-              if (red[a] != "") { printf "FAIL %s %s: reduced_bytes %s without charging\n", coll, a, red[a]; bad++ }
-              continue
-            }
-            need = g * (p - 1) / p * mb
-            if (d < need * (1 - 1e-9)) { printf "FAIL %s %s (%s) p=%d: grew %.6g s < gamma (p-1)/p m = %.6g s\n", coll, a, ran[a], p, d, need; bad++ }
-            if (red[a] == "" || red[a] + 0 < (p - 1) * mb) { printf "FAIL %s %s p=%d: reduced_bytes %s < (p-1) m\n", coll, a, p, red[a]; bad++ }
-            else if (d < g * red[a] / p * (1 - 1e-9)) { printf "FAIL %s %s p=%d: grew %.6g s < gamma reduced_bytes / p\n", coll, a, p, d; bad++ }
-            printf "ROW %s p=%d %-12s %-28s +%.6g s (gamma (p-1)/p m = %.6g s, reduced %s B)\n", coll, p, a, ran[a], d, need, red[a]
-          }
-          printf "CHECKED %d\n", n; exit bad > 0
-        }' "$tmp/$coll-$p-$charge-0.csv" "$tmp/$coll-$p-$charge-$g.csv")
-      st=$?
-      echo "$res" | grep "^ROW" | sed 's/^ROW //'
-      checked=$((checked + $(echo "$res" | awk '/^CHECKED/ { print $2 }')))
-      if [ $st -ne 0 ]; then echo "$res" | grep FAIL; fail=$((fail + 1)); fi
-    done
-  done
-done
+# shellcheck source=tests/lib_pairs.sh
+. "$(dirname "$0")/lib_pairs.sh"
+prog=$(cat <<'AWK'
+  FNR == 1 { f++ }
+  /^#/ { next }
+  !h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
+  { a = $c[f, "algo"]; t[f, a] = $c[f, "median_s"]; seen[a] = 1
+    if (f == 2) { red[a] = $c[f, "reduced_bytes"]; cp[a] = $c[f, "copied_bytes"]; bytes[a] = $c[f, "bytes"]; pp[a] = $c[f, "p"]; ran[a] = $c[f, "algo_ran"] } }
+  END {
+    for (a in seen) {
+      n++
+      d = t[2, a] - t[1, a]; p = pp[a]; mb = bytes[a]
+      if (charge == "off") {
+        if (d != 0) { printf "FAIL %s %s p=%d: --lib-charge off, time grew by %.6g s\n", coll, a, p, d; bad++ }
+        if (red[a] != "") { printf "FAIL %s %s: reduced_bytes %s without charging\n", coll, a, red[a]; bad++ }
+        if (cp[a] != "") { printf "FAIL %s %s: copied_bytes %s without charging\n", coll, a, cp[a]; bad++ }
+        continue
+      }
+      need = g * (p - 1) / p * mb
+      if (d < need * (1 - 1e-9)) { printf "FAIL %s %s (%s) p=%d: grew %.6g s < gamma (p-1)/p m = %.6g s\n", coll, a, ran[a], p, d, need; bad++ }
+      if (red[a] == "" || red[a] + 0 < (p - 1) * mb) { printf "FAIL %s %s p=%d: reduced_bytes %s < (p-1) m\n", coll, a, p, red[a]; bad++ }
+      else if (d < g * red[a] / p * (1 - 1e-9)) { printf "FAIL %s %s p=%d: grew %.6g s < gamma reduced_bytes / p\n", coll, a, p, d; bad++ }
+      printf "ROW %s p=%d %-12s %-28s +%.6g s (gamma (p-1)/p m = %.6g s, reduced %s B)\n", coll, p, a, ran[a], d, need, red[a]
+    }
+    printf "CHECKED %d\n", n; exit bad > 0
+  }
+AWK
+)
+lib_pairs "$cli" "$plist" allreduce,reduce_scatter_block "$libs" $m "" --gamma $g "BEGIN { g = $g } $prog"
 # A file made before charging and the extra columns existed (its first line
 # without lib_charge, its header without algo_ran, reduced_bytes,
 # copied_bytes) resumes with --lib-charge off in its own schema, and is

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves collsim's reproduction of SMPI 3.32's selector decisions
 # (sim/libalgo.c): for every selector SEL (default, ompi, mpich, impi and,
-# for reduce_scatter(_block) only, mvapich2 by default), collective (all that SMPI selects for, by default) and p of the
+# mvapich2 by default), collective (all that SMPI selects for, by default) and p of the
 # grid, the
 # bench CSV of lib:SEL names the algorithm that ran (column algo_ran), and
 # the simulated time of lib:SEL at (coll, p, size) equals the time of the
@@ -30,6 +30,7 @@ cli=$1 plist=$2
 sels=${3:-default,ompi,mpich,impi,mvapich2}
 colls=${4:-allreduce,reduce_scatter_block,reduce,reduce_scatter,allgather,allgatherv,gather,scatter,bcast}
 impi_def="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/sim/impi_tables.def"
+mv2_def="${impi_def%/*}/mvapich2_tables.def"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # 2-5,7 -> 2 3 4 5 7
@@ -48,16 +49,24 @@ impi_limits() {
       split($1, f, ","); if (p + 0 <= f[3] + 0) { n = split($2, r, " ");
         for (i = 1; i < n; i++) { split(r[i], x, ":"); print x[1] } done = 1 } }' "$impi_def"
 }
-fail=0 checked=0
+# mv2_limits COLL: every limit of the MVAPICH2 rules of the collective
+# (sim/mvapich2_tables.def, all tables), plus the ones of the hand list.
+mv2_limits() {
+  local t=$1
+  case $t in reduce_scatter_block) t=reduce_scatter ;; esac
+  { awk -v c="$t" -F'"' 'index($1, "CS_MV2(" c ", ") == 1 {
+      n = split($2 " " $4, r, " "); for (i = 1; i <= n; i++) { split(r[i], x, ":"); if (x[1] != "*") print x[1] } }' "$mv2_def"
+    echo "$limits" | tr ' ' '\n'; } | sort -nu | paste -sd' '
+}
+fail=0 checked=0 unproven=0
 for coll in ${colls//,/ }; do
   smpicoll=$coll
   [ "$coll" = reduce_scatter_block ] && smpicoll=reduce_scatter
   for p in $ps; do
     for sel in ${sels//,/ }; do
-    # collsim reproduces mvapich2 for reduce_scatter(_block) only (libalgo.h).
-    case $sel:$coll in mvapich2:reduce_scatter*) ;; mvapich2:*) continue ;; esac
     lims=$limits
     [ "$sel" = impi ] && lims=$(impi_limits "$coll" "$p")
+    [ "$sel" = mvapich2 ] && lims=$(mv2_limits "$coll")
     [ "$sel" = default ] && lims=""
     # Sizes just below and at each limit l, as the rules read them: l
     # total bytes (vector and split collectives), multiples of p around l
@@ -92,6 +101,12 @@ for coll in ${colls//,/ }; do
       rows=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
                       { print $c["bytes"], $c["median_s"], $c["algo_ran"] }' "$lib")
       if [ -z "$rows" ]; then echo "FAIL lib:$sel $coll p=$p: no rows"; fail=$((fail + 1)); continue; fi
+      # A two-level name ("ALGORITHM inter:X intra:Y", the mvapich2 rules)
+      # cannot be forced: no --cfg sets the functions SMPI reads from
+      # globals; those rows are counted, not proven.
+      twolevel=$(echo "$rows" | awk '$4 ~ /^(inter|intra):/' | wc -l)
+      unproven=$((unproven + twolevel))
+      rows=$(echo "$rows" | awk '$4 !~ /^(inter|intra):/')
       for name in $(echo "$rows" | awk '{ print $3 }' | sort -u); do
         if [ -z "$name" ]; then echo "FAIL lib:$sel $coll p=$p: a row without algo_ran"; fail=$((fail + 1)); continue; fi
         nsz=$(echo "$rows" | awk -v n="$name" '$3 == n { print $1 }' | paste -sd,)
@@ -121,5 +136,5 @@ for coll in ${colls//,/ }; do
     done
   done
 done
-echo "lib_selector: $checked (selector, collective, p, size) cases, lib:SEL time == time of the named algorithm; $fail failures"
+echo "lib_selector: $checked (selector, collective, p, size) cases, lib:SEL time == time of the named algorithm; $fail failures; $unproven rows named two-level (not provable by forcing)"
 [ $fail -eq 0 ] && [ $checked -gt 0 ]

@@ -111,7 +111,7 @@ int main(void) {
   EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), 1);
   m.lib_charge = 1;
   cs_csv_bench_comment(first, sizeof first, &m);
-  EXPECT_EQ(strstr(first, " lib_charge=gamma\n") != NULL, 1);
+  EXPECT_EQ(strstr(first, " lib_charge=reductions,copies\n") != NULL, 1);
   EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), -1); /* charged != uncharged */
   EXPECT_EQ(cs_bench_file_extra("/nonexistent/x.csv"), -1);
 

@@ -213,3 +213,5 @@ add_test(NAME lib_selector COMMAND bash ${T}/lib_selector.sh ${CLI} 12 impi,mvap
                                    reduce_scatter_block)
 add_test(NAME lib_selector_blocks COMMAND bash ${T}/lib_selector.sh ${CLI} 5 ompi gather,scatter)
 add_test(NAME lib_charge COMMAND bash ${T}/lib_charge.sh ${CLI})
+# lib_copy: their copies (SMPI's Datatype::copy) cost the copy cost per byte.
+add_test(NAME lib_copy COMMAND bash ${T}/lib_copy.sh ${CLI})
