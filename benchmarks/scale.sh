@@ -19,7 +19,14 @@
 #             (cpu_s - start_s) / msgs
 #   floor_us  the same for a bare SMPI program with the same number of messages
 #             of the same mean size in the circulant pattern and nothing else
-#             (build/collsim-floor), and r/floor = us_msg / floor_us.
+#             (build/collsim-floor), and r/floor = us_msg / floor_us;
+#   fl+s_us   the same floor program with one sleep per round and rank (of as
+#             many flops as the message has bytes: build/collsim-floor R B B
+#             sleep), as collsim charges a round's local work where that is
+#             exact (algos/local.c), and r/fl+s = us_msg / fl+s_us. A
+#             reduction takes simulated time, so a kernel that reduces pays
+#             SimGrid for a sleep per round; r/floor counts that as overhead,
+#             r/fl+s does not.
 # SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
 # native:NAME rows. CPU seconds, not wall time: the machine may be shared.
 # cpu_s and harness_s are the simulation alone: the runs pass --verify none,
@@ -91,8 +98,8 @@ measure() {
   awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >"$out"
 }
 
-printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' platform p coll algo bytes \
-  cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor
+printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' platform p coll algo \
+  bytes cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor fl+s_us r/fl+s
 for plat in ${platforms//,/ }; do
   for p in ${nps//,/ }; do
     if [ "$plat" = abg ]; then
@@ -102,12 +109,13 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
-    floor_run() { # REPS BYTES OUT
-      measure "$3" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
+    floor_run() { # OUT REPS BYTES [FLOPS sleep]
+      local out=$1; shift
+      measure "$out" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
         --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
-        "$build/collsim-floor" "$1" "$2"
+        "$build/collsim-floor" "$@"
     }
-    floor_run 0 0 "$tmp/s"
+    floor_run "$tmp/s" 0 0
     read -r start _ <"$tmp/s"
     for coll in ${colls//,/ }; do
       list=$algos
@@ -124,7 +132,7 @@ for plat in ${platforms//,/ }; do
           measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
             --bytes "$b" --out "$tmp/c.csv" --redo --verify none
           read -r cpu pss <"$tmp/c"
-          msgs=- usm=- fl=- rf=-
+          msgs=- usm=- fl=- rf=- fls=- rfs=-
           if [ "${algo#native}" = "$algo" ] && "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" >"$tmp/m" 2>/dev/null; then
             read -r msgs _ sent <"$tmp/m"
             usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
@@ -132,16 +140,20 @@ for plat in ${platforms//,/ }; do
               q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
               reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
               mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }')
-              floor_run "$reps" "$mb" "$tmp/f"
+              per_msg() { awk -v c="$1" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
+              ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+              floor_run "$tmp/f" "$reps" "$mb"
               read -r fcpu _ <"$tmp/f"
-              fl=$(awk -v c="$fcpu" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }')
-              rf=$(awk -v a="$usm" -v b="$fl" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+              fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
+              floor_run "$tmp/f" "$reps" "$mb" "$mb" sleep
+              read -r fcpu _ <"$tmp/f"
+              fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
             fi
           fi
           hr=-
           [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
-          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' "$plat" "$p" "$coll" \
-            "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf"
+          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' "$plat" "$p" \
+            "$coll" "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf" "$fls" "$rfs"
         done
       done
     done
