@@ -18,11 +18,18 @@
 #   us_msg    CPU microseconds per simulated message, start-up excluded:
 #             (cpu_s - start_s) / msgs
 #   floor_us  the same for a bare SMPI program with the same number of messages
-#             of the same mean size in the circulant pattern and nothing else
-#             (build/collsim-floor), and r/floor = us_msg / floor_us;
+#             in the circulant pattern and nothing else (build/collsim-floor),
+#             and r/floor = us_msg / floor_us. Its messages have the kernels'
+#             shape: for reduce_scatter_block they halve from round to round
+#             (collsim-floor ... halving: the reduce-scatter kernels send the
+#             half still to be reduced), the same bytes in all; for allreduce
+#             all have the mean size (exact for circulant and butterfly; ceilhalf
+#             halves, then doubles). The shape matters: at 8192 ranks on theta
+#             the same 106496 messages cost 28 us each at the mean size of the
+#             1 MiB reduce_scatter_block and 21 us halving;
 #   fl+s_us   the same floor program with one sleep per round and rank (of as
 #             many flops as the message has bytes: build/collsim-floor R B B
-#             sleep), as collsim charges a round's local work where that is
+#             sleep [halving]), as collsim charges a round's local work where that is
 #             exact (algos/local.c), and r/fl+s = us_msg / fl+s_us. A
 #             reduction takes simulated time, so a kernel that reduces pays
 #             SimGrid for a sleep per round; r/floor counts that as overhead,
@@ -139,13 +146,17 @@ for plat in ${platforms//,/ }; do
             if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
               q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
               reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
-              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }')
+              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }') shape=
+              if [ "$coll" = reduce_scatter_block ]; then # round 0's size, halving: same bytes
+                mb=$(awk -v s="$sent" -v n=$((p * reps)) -v q="$q" 'BEGIN { printf "%d", s / n / (2 - 2 ^ (1 - q)) }')
+                shape=halving
+              fi
               per_msg() { awk -v c="$1" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
               ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-              floor_run "$tmp/f" "$reps" "$mb"
+              floor_run "$tmp/f" "$reps" "$mb" $shape
               read -r fcpu _ <"$tmp/f"
               fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
-              floor_run "$tmp/f" "$reps" "$mb" "$mb" sleep
+              floor_run "$tmp/f" "$reps" "$mb" "$mb" sleep $shape
               read -r fcpu _ <"$tmp/f"
               fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
             fi
