@@ -24,7 +24,9 @@
 #             (collsim-floor ... halving: the reduce-scatter kernels send the
 #             half still to be reduced), the same bytes in all; for allreduce
 #             all have the mean size (exact for circulant and butterfly; ceilhalf
-#             halves, then doubles). The shape matters: at 8192 ranks on theta
+#             halves, then doubles); and the partners: the circulant pattern,
+#             for butterfly rank XOR 2^k (collsim-floor ... xor; exact for p a
+#             power of two). The shape matters: at 8192 ranks on theta
 #             the same 106496 messages cost 28 us each at the mean size of the
 #             1 MiB reduce_scatter_block and 21 us halving;
 #   fl+s_us   the same floor program with one sleep per round and rank (of as
@@ -151,6 +153,7 @@ for plat in ${platforms//,/ }; do
                 mb=$(awk -v s="$sent" -v n=$((p * reps)) -v q="$q" 'BEGIN { printf "%d", s / n / (2 - 2 ^ (1 - q)) }')
                 shape=halving
               fi
+              [ "$algo" = butterfly ] && shape="$shape xor" # its partners: rank XOR 2^k
               per_msg() { awk -v c="$1" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
               ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
               floor_run "$tmp/f" "$reps" "$mb" $shape
