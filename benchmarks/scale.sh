@@ -18,8 +18,24 @@
 #   us_msg    CPU microseconds per simulated message, start-up excluded:
 #             (cpu_s - start_s) / msgs
 #   floor_us  the same for a bare SMPI program with the same number of messages
-#             of the same mean size in the circulant pattern and nothing else
-#             (build/collsim-floor), and r/floor = us_msg / floor_us.
+#             in the circulant pattern and nothing else (build/collsim-floor),
+#             and r/floor = us_msg / floor_us. Its messages have the kernels'
+#             shape: for reduce_scatter_block they halve from round to round
+#             (collsim-floor ... halving: the reduce-scatter kernels send the
+#             half still to be reduced), the same bytes in all; for allreduce
+#             all have the mean size (exact for circulant and butterfly; ceilhalf
+#             halves, then doubles); and the partners: the circulant pattern,
+#             for butterfly rank XOR 2^k (collsim-floor ... xor; exact for p a
+#             power of two). The shape matters: at 8192 ranks on theta
+#             the same 106496 messages cost 28 us each at the mean size of the
+#             1 MiB reduce_scatter_block and 21 us halving;
+#   fl+s_us   the same floor program with one sleep per round and rank (of as
+#             many flops as the message has bytes: build/collsim-floor R B B
+#             sleep [halving]), as collsim charges a round's local work where that is
+#             exact (algos/local.c), and r/fl+s = us_msg / fl+s_us. A
+#             reduction takes simulated time, so a kernel that reduces pays
+#             SimGrid for a sleep per round; r/floor counts that as overhead,
+#             r/fl+s does not.
 # SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
 # native:NAME rows. CPU seconds, not wall time: the machine may be shared.
 # cpu_s and harness_s are the simulation alone: the runs pass --verify none,
@@ -30,6 +46,19 @@
 # Big runs take minutes and GiBs: run them one at a time (nice).
 # The issue's full matrix (hours of CPU, up to ~10 GiB for SMPI's rab):
 #   nice benchmarks/scale.sh --np 1024,2048,4096,8192,16384,32768
+# It has not been run whole. The sample run for issue 13 (one invocation per
+# row, figures in README.md, "Cost of simulation"), covering every target:
+#   --platforms theta --np 8192 --colls C --algos A --bytes 1M --smpi ""
+#       for C in allreduce, reduce_scatter_block and A in circulant, ceilhalf,
+#       butterfly (CPU per message against the floors; 10 s, 1 GiB)
+#   --platforms theta --np 8192 --colls allreduce --algos circulant --bytes 1K
+#       --smpi ""   (the harness's share, h/case)
+#   --platforms abg --np 32768 --colls allreduce --algos circulant --bytes 1K
+#       --smpi "" --no-floor   (60 s, 4 GiB)
+#   --platforms abg --np 32768 --colls reduce_scatter_block --algos circulant
+#       --bytes 1M --smpi "" --no-floor   (8 GiB)
+# Not run: p = 1024..4096 and 16384, abg at 8192, theta at 32768, 1 KiB
+# beyond the one row, SMPI's rab/rdb rows.
 # usage: benchmarks/scale.sh [--platforms abg,theta] [--np 1024,8192]
 #          [--colls allreduce,reduce_scatter_block] [--algos circulant,ceilhalf,butterfly]
 #          [--bytes 1K,1M] [--smpi rab,rdb] [--no-floor]
@@ -91,8 +120,8 @@ measure() {
   awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >"$out"
 }
 
-printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' platform p coll algo bytes \
-  cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor
+printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' platform p coll algo \
+  bytes cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor fl+s_us r/fl+s
 for plat in ${platforms//,/ }; do
   for p in ${nps//,/ }; do
     if [ "$plat" = abg ]; then
@@ -102,12 +131,13 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
-    floor_run() { # REPS BYTES OUT
-      measure "$3" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
+    floor_run() { # OUT REPS BYTES [FLOPS sleep]
+      local out=$1; shift
+      measure "$out" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
         --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
-        "$build/collsim-floor" "$1" "$2"
+        "$build/collsim-floor" "$@"
     }
-    floor_run 0 0 "$tmp/s"
+    floor_run "$tmp/s" 0 0
     read -r start _ <"$tmp/s"
     for coll in ${colls//,/ }; do
       list=$algos
@@ -124,24 +154,33 @@ for plat in ${platforms//,/ }; do
           measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
             --bytes "$b" --out "$tmp/c.csv" --redo --verify none
           read -r cpu pss <"$tmp/c"
-          msgs=- usm=- fl=- rf=-
+          msgs=- usm=- fl=- rf=- fls=- rfs=-
           if [ "${algo#native}" = "$algo" ] && "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" >"$tmp/m" 2>/dev/null; then
             read -r msgs _ sent <"$tmp/m"
             usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
             if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
               q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
               reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
-              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }')
-              floor_run "$reps" "$mb" "$tmp/f"
+              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }') shape=
+              if [ "$coll" = reduce_scatter_block ]; then # round 0's size, halving: same bytes
+                mb=$(awk -v s="$sent" -v n=$((p * reps)) -v q="$q" 'BEGIN { printf "%d", s / n / (2 - 2 ^ (1 - q)) }')
+                shape=halving
+              fi
+              [ "$algo" = butterfly ] && shape="$shape xor" # its partners: rank XOR 2^k
+              per_msg() { awk -v c="$1" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
+              ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+              floor_run "$tmp/f" "$reps" "$mb" $shape
               read -r fcpu _ <"$tmp/f"
-              fl=$(awk -v c="$fcpu" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }')
-              rf=$(awk -v a="$usm" -v b="$fl" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+              fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
+              floor_run "$tmp/f" "$reps" "$mb" "$mb" sleep $shape
+              read -r fcpu _ <"$tmp/f"
+              fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
             fi
           fi
           hr=-
           [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
-          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s\n' "$plat" "$p" "$coll" \
-            "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf"
+          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' "$plat" "$p" \
+            "$coll" "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf" "$fls" "$rfs"
         done
       done
     done

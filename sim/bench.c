@@ -54,7 +54,9 @@
 #include "libcharge.h"
 #ifdef SMPI_H /* defined by SMPI's mpi.h */
 #include <simgrid/barrier.h>
+#include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <xbt/config.h>
 #endif
 
 typedef struct {
@@ -125,7 +127,15 @@ static void bfree(void *p, int shared) {
  * measured 6-15 us in a run instead of ~0.5 us). SMPI: the simulated clock. */
 double cs_now(void) {
 #ifdef SMPI_H
-  return MPI_Wtime();
+  /* MPI_Wtime returns simgrid_get_clock() and, with smpi/wtime 0 and
+   * smpi/simulate-computation off (collsim's settings), adds no simulated
+   * time; but its guard reads the thread CPU clock twice (system calls: 7 us
+   * per call at 8192 ranks, perf). Read the clock directly then. */
+  static int direct = -1;
+  if (direct < 0)
+    direct =
+        sg_cfg_get_double("smpi/wtime") == 0 && !sg_cfg_get_boolean("smpi/simulate-computation");
+  return direct ? simgrid_get_clock() : MPI_Wtime();
 #else
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -261,11 +271,17 @@ typedef struct {
   int p;
   unsigned char *parity; /* per process: the slot of its next agreement */
   const void **host;     /* per process: its SimGrid host (smpi_ppn) */
+  int *on_host;          /* per process: the processes on its host (smpi_ppn) */
   struct {
     int in, out; /* processes that wrote / read this slot */
     double v[4];
   } slot[2];
 } sim_board;
+
+typedef struct {
+  const void *host;
+  int rank;
+} sim_proc;
 
 static sim_board *sim_board_get(int p) {
   static const char key[] = "COLLSIM_BENCH_BOARD";
@@ -314,6 +330,34 @@ static void agree_max(double *v, int n, MPI_Comm comm) {
 #endif
 }
 
+#ifdef SMPI_H
+/* Fills b->on_host (or leaves it NULL without memory) by sorting the
+ * processes by host: O(p log p) once, where a count by each process was
+ * O(p^2) (10^9 comparisons at 32768 ranks). The first process released by
+ * the agreement does it; processes run one at a time, none yields here. */
+static int by_host(const void *x, const void *y) {
+  uintptr_t a = (uintptr_t)((const sim_proc *)x)->host, b = (uintptr_t)((const sim_proc *)y)->host;
+  return a < b ? -1 : a > b;
+}
+static void count_on_host(sim_board *b) {
+  int p = b->p;
+  sim_proc *v = malloc(sizeof *v * (size_t)p);
+  int *n = malloc(sizeof *n * (size_t)p);
+  if (v && n) {
+    for (int i = 0; i < p; i++) v[i] = (sim_proc){b->host[i], i};
+    qsort(v, (size_t)p, sizeof *v, by_host);
+    for (int i = 0, j; i < p; i = j) {
+      for (j = i; j < p && v[j].host == v[i].host; j++) {}
+      for (int k = i; k < j; k++) n[v[k].rank] = j - i;
+    }
+    b->on_host = n;
+  } else {
+    free(n);
+  }
+  free(v);
+}
+#endif
+
 /* The processes per node SMPI's selectors see (they group processes by
  * SimGrid host, Comm::init_smp) when every host holds as many, else 0
  * (libalgo.h); sends no message. 0 on a real MPI (unused there). */
@@ -325,8 +369,8 @@ static int smpi_ppn(MPI_Comm comm) {
   sim_board *b = sim_board_get(p);
   b->host[r] = sg_host_self();
   agree_max(NULL, 0, comm); /* every process has written its host */
-  int mine = 0;
-  for (int i = 0; i < p; i++) mine += b->host[i] == b->host[r];
+  if (!b->on_host) count_on_host(b);
+  int mine = b->on_host ? b->on_host[r] : 0;
   double v[2] = {mine, -mine};
   agree_max(v, 2, comm);
   return v[0] == -v[1] ? mine : 0;
@@ -344,17 +388,19 @@ static long first_nonempty(const bench_opts *o) {
 }
 
 /* The algorithm a row of algorithm a (--algos name) runs for `total`
- * elements on p processes, into ran (libalgo.h; "" where unknown). */
+ * elements on p processes: name itself for collsim's kernels, else written
+ * into ran (libalgo.h; "" where unknown). Every simulated process passes
+ * here (bench_verify): a kernel's row formats nothing (an snprintf cost
+ * about 15 us of CPU per process at 8192 ranks, perf). */
 static const char *row_ran(const bench_opts *o, const cs_algo_info *a, const char *name, int p,
                            long total, int simulated, char *ran, size_t len) {
+  if (!(a->flags & CS_NATIVE)) return name;
   int size, commute = 1;
   MPI_Type_size(o->dt, &size);
   MPI_Op_commutative(o->op, &commute);
   int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
   int regular = !split || (!o->single && total % p == 0);
-  if (!(a->flags & CS_NATIVE))
-    snprintf(ran, len, "%s", name);
-  else if (!simulated)
+  if (!simulated)
     ran[0] = '\0'; /* a real library does not say, and its rules are not SMPI's */
   else
     cs_lib_algo_of_row(name, o->lib_cfg, o->coll, p, total, size, regular, commute, o->smpi_ppn,
