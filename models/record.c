@@ -30,6 +30,20 @@ typedef struct {
   int count;
 } drive;
 
+int cs_prog_init(cs_prog *g, int p) {
+  g->p = p;
+  g->oom = 0;
+  g->r = calloc((size_t)p, sizeof(cs_rprog));
+  return g->r ? 0 : -1;
+}
+
+void cs_prog_free(cs_prog *g) {
+  if (g->r)
+    for (int r = 0; r < g->p; r++) free(g->r[r].ops);
+  free(g->r);
+  g->r = NULL;
+}
+
 /* One rank: the arguments of the timed call (cs_args_for_rank), then the kernel. */
 static void rank_main(int r, void *arg) {
   const drive *d = arg;

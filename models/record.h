@@ -6,22 +6,42 @@
 
 #include "model.h"
 
-/* One step of a process: a blocking exchange with world ranks to and from
- * (-1 when that side is absent; MPI_Send and MPI_Recv are exchanges with
- * one side) of sb and rb bytes, or local work of `local` bytes of kind
- * `work` (cs_work: reduction or copy; to = from = -1). */
+/* One step of a process, 16 bytes (a case at 10^6 ranks records tens of
+ * millions; their memory, first touched, is most of a case's cost):
+ *  - a blocking exchange with world ranks to and from (-1 when that side is
+ *    absent; MPI_Send and MPI_Recv are exchanges with one side) of sb and rb
+ *    bytes;
+ *  - local work (to = -1, from = CS_MOP_LOCAL - work, work a cs_work:
+ *    reduction or copy) of (sb | rb << 32) bytes: see cs_mop_local. */
 typedef struct {
   int to, from;
-  double sb, rb, local;
-  int work;
+  unsigned sb, rb;
 } cs_mop;
+
+#define CS_MOP_LOCAL (-2)
+static inline int cs_mop_is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
+static inline double cs_mop_local(const cs_mop *o) {
+  return o->from <= CS_MOP_LOCAL
+             ? (double)((unsigned long long)o->sb | (unsigned long long)o->rb << 32)
+             : 0;
+}
+static inline int cs_mop_work(const cs_mop *o) { return CS_MOP_LOCAL - o->from; }
+
+/* The program of one process: n steps (cap allocated). */
+typedef struct {
+  cs_mop *ops;
+  int n, cap;
+} cs_rprog;
 
 typedef struct {
   int p;
-  cs_mop **ops;
-  int *n, *cap;
+  cs_rprog *r;
   int oom;
 } cs_prog;
+
+/* p empty programs (0), or -1 with no memory; cs_prog_free frees them. */
+int cs_prog_init(cs_prog *g, int p);
+void cs_prog_free(cs_prog *g);
 
 /* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
  * the recording MPI, with arguments built as the timing driver
