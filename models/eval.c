@@ -36,6 +36,7 @@ int cs_model_has(cs_coll coll, const char *algo) {
  * the order their messages match, so each visit is one cache line. */
 typedef struct {
   double t, post_t, s_end, r_end;
+  const cs_mop *op; /* the current step (step pc) */
   int pc, posted, step;
 } proc;
 
@@ -50,7 +51,7 @@ typedef struct {
   int mismatch;
 } engine;
 
-static const cs_mop *cur_op(const engine *e, int r) { return &e->g->r[r].ops[e->pr[r].pc]; }
+static const cs_mop *cur_op(const engine *e, int r) { return e->pr[r].op; }
 
 /* Local work of its kind: a copy by the copy segments if the model has them,
  * otherwise (and every reduction) as algos/local.c charges a reduction. */
@@ -115,11 +116,12 @@ static void advance(engine *e, int r) {
   const cs_rprog *g = &e->g->r[r];
   proc *pr = &e->pr[r];
   while (pr->pc < g->n) {
-    const cs_mop *o = &g->ops[pr->pc];
+    const cs_mop *o = pr->op;
     if (!pr->posted) {
       if (!cs_mop_is_comm(o)) {
         pr->t += local_time(e->mo, o);
         pr->pc++;
+        pr->op = cs_rprog_after(g, o);
         continue;
       }
       pr->posted = 1;
@@ -141,6 +143,7 @@ static void advance(engine *e, int r) {
     pr->t = pr->s_end > pr->r_end ? pr->s_end : pr->r_end;
     pr->posted = 0;
     pr->pc++;
+    pr->op = cs_rprog_after(g, o);
     pr->step++;
   }
 }
@@ -163,8 +166,8 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
   memset(st, 0, sizeof *st);
   for (int r = 0; r < p; r++) {
     int s = 0;
-    for (int i = 0; i < g->r[r].n; i++) {
-      const cs_mop *o = &g->r[r].ops[i];
+    e.pr[r].op = g->r[r].first;
+    for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
       if (cs_mop_is_comm(o)) s++;
       if (o->to >= 0) {
         st->messages++;
@@ -186,15 +189,16 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
       rc = -1;
       goto out;
     }
-    for (int r = 0; r < p; r++)
-      for (int i = 0, s = 0; i < g->r[r].n; i++) {
-        const cs_mop *o = &g->r[r].ops[i];
+    for (int r = 0; r < p; r++) {
+      int s = 0;
+      for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
         if (!cs_mop_is_comm(o)) continue;
         size_t cell = ((size_t)node_of(mo, r) * e.nlanes + lane_of(mo, r)) * e.nsteps + s;
         if (o->to >= 0 && node_of(mo, o->to) != node_of(mo, r)) e.nsend[cell]++;
         if (o->from >= 0 && node_of(mo, o->from) != node_of(mo, r)) e.nrecv[cell]++;
         s++;
       }
+    }
   }
   for (int r = 0; r < p; r++) {
     advance(&e, r);

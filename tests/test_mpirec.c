@@ -141,7 +141,7 @@ int main(void) {
     /* Only the lane exchange is recorded: setup collectives cost nothing. */
     EXPECT(g.r[r].n == 1, "rank %d: %d recorded operations, want 1", r, g.r[r].n);
     if (g.r[r].n == 1) {
-      cs_mop o = g.r[r].ops[0];
+      cs_mop o = *g.r[r].first;
       EXPECT(o.to == (r + 12 - 4) % 12 && o.from == (r + 4) % 12 && o.sb == 8 && o.rb == 8,
              "rank %d: recorded to %d from %d (%u, %u bytes)", r, o.to, o.from, o.sb, o.rb);
     }

@@ -281,22 +281,7 @@ static int unsupported(const char *call) {
   return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
-static void push_op(int r, cs_mop op) {
-  cs_prog *g = E.g;
-  cs_rprog *pr = &g->r[r];
-  if (g->oom) return;
-  if (pr->n == pr->cap) {
-    int cap = pr->cap ? 2 * pr->cap : 16;
-    cs_mop *n = realloc(pr->ops, sizeof(cs_mop) * (size_t)cap);
-    if (!n) {
-      g->oom = 1;
-      return;
-    }
-    pr->ops = n;
-    pr->cap = cap;
-  }
-  pr->ops[pr->n++] = op;
-}
+static void push_op(int r, cs_mop op) { cs_prog_push(E.g, r, op); }
 
 /* A byte count as a record holds it (32 bits): a message of 4 GiB or more
  * fails the case. */
