@@ -15,8 +15,9 @@
 # an abg platform), with the wall time and its ratio to the model's CPU time.
 #
 # Target (issue 13): every model prices 10^6 ranks in under 10 s.
-# Runs at p >= 131072 use several GiB and take the big-run lock
-# (/tmp/collsim-big.lock) as the shared machine's rules ask.
+# Runs at p > 131072 use several GiB: from the first of them on, the script
+# holds the big-run lock (/tmp/collsim-big.lock) as the shared machine's
+# rules ask.
 #
 # usage: benchmarks/model_speed.sh [--np LIST] [--colls LIST] [--algos LIST]
 #          [--baseline CLI] [--sim-max P]
@@ -59,9 +60,7 @@ lock=/tmp/collsim-big.lock
 
 # price CLI COLL ALGO P: prints "cpu_s maxrss_MiB model_s"
 price() {
-  local run=()
-  [ "$4" -ge 131072 ] && run=(flock "$lock")
-  "${run[@]}" /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" predict --coll "$2" --algo "$3" \
+  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" predict --coll "$2" --algo "$3" \
     --np "$4" --bytes 1M --model abg --no-sim >"$tmp/out"
   awk -F, 'NR == 2 { m = $6 } END { getline t < "'"$tmp/time"'"; split(t, a, " ");
     printf "%.2f %.0f %s\n", a[1] + a[2], a[3] / 1024, m }' "$tmp/out"
@@ -74,7 +73,13 @@ if [ -n "$base" ]; then
 else
   printf '%-21s %-10s %8s %9s %9s %14s %9s %7s\n' coll algo p cpu_s MiB model_s sim_wall sim/cpu
 fi
+locked=0
 for p in ${plist//,/ }; do
+  if [ "$p" -gt 131072 ] && [ $locked = 0 ]; then
+    exec 9>>"$lock"
+    flock 9
+    locked=1
+  fi
   for coll in ${colls//,/ }; do
     for algo in ${algos//,/ }; do
       read -r cpu mem model < <(price "$cli" "$coll" "$algo" "$p")
