@@ -30,36 +30,34 @@ int cs_model_has(cs_coll coll, const char *algo) {
   return a && !(a->flags & CS_NATIVE);
 }
 
-/* ---- programs ------------------------------------------------------------ */
-
-static void prog_free(cs_prog *g) {
-  if (g->ops)
-    for (int r = 0; r < g->p; r++) free(g->ops[r]);
-  free(g->ops);
-  free(g->n);
-  free(g->cap);
-}
-
 /* ---- the evaluator ------------------------------------------------------- */
+
+/* The state of one process, together: the evaluator visits processes in
+ * the order their messages match, so each visit is one cache line. */
+typedef struct {
+  double t, post_t, s_end, r_end;
+  const cs_mop *op; /* the current step (step pc) */
+  int pc, posted, step;
+} proc;
 
 typedef struct {
   const cs_model *mo;
   const cs_prog *g;
-  int *pc, *posted, *step, *stack;
-  double *t, *post_t, *s_end, *r_end;
+  proc *pr;
+  int *stack;
   int nstack, stackcap;
   /* max-rate / lanes: off-node senders and receivers per (node, lane, step) */
   int *nsend, *nrecv, nsteps, nlanes;
   int mismatch;
 } engine;
 
-static int is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
+static const cs_mop *cur_op(const engine *e, int r) { return e->pr[r].op; }
 
 /* Local work of its kind: a copy by the copy segments if the model has them,
  * otherwise (and every reduction) as algos/local.c charges a reduction. */
 static double local_time(const cs_model *mo, const cs_mop *o) {
-  const cs_pw *pw = o->work == CS_WORK_COPY && mo->copy.n > 0 ? &mo->copy : &mo->local;
-  return pw->n > 0 ? cs_pw_eval(pw, o->local) : mo->gamma * o->local;
+  const cs_pw *pw = cs_mop_work(o) == CS_WORK_COPY && mo->copy.n > 0 ? &mo->copy : &mo->local;
+  return pw->n > 0 ? cs_pw_eval(pw, cs_mop_local(o)) : mo->gamma * cs_mop_local(o);
 }
 
 /* Placement from the one topology module (algos/topo.h): ABG has one rank
@@ -103,44 +101,50 @@ static void epush(engine *e, int r) {
 
 /* The message from i (current op) to j (current op) is matched. */
 static void match(engine *e, int i, int j) {
-  const cs_mop *si = &e->g->ops[i][e->pc[i]], *rj = &e->g->ops[j][e->pc[j]];
+  const cs_mop *si = cur_op(e, i), *rj = cur_op(e, j);
+  proc *pi = &e->pr[i], *pj = &e->pr[j];
   if (si->sb != rj->rb) e->mismatch = 1;
-  double start = e->post_t[i] > e->post_t[j] ? e->post_t[i] : e->post_t[j];
-  double end = start + msg_time(e, i, j, si->sb, e->step[i], e->step[j]);
-  e->s_end[i] = end;
-  e->r_end[j] = end;
+  double start = pi->post_t > pj->post_t ? pi->post_t : pj->post_t;
+  double end = start + msg_time(e, i, j, si->sb, pi->step, pj->step);
+  pi->s_end = end;
+  pj->r_end = end;
   epush(e, i);
   epush(e, j);
 }
 
 static void advance(engine *e, int r) {
-  const cs_prog *g = e->g;
-  while (e->pc[r] < g->n[r]) {
-    const cs_mop *o = &g->ops[r][e->pc[r]];
-    if (!e->posted[r]) {
-      if (!is_comm(o)) {
-        e->t[r] += local_time(e->mo, o);
-        e->pc[r]++;
+  const cs_rprog *g = &e->g->r[r];
+  proc *pr = &e->pr[r];
+  while (pr->pc < g->n) {
+    const cs_mop *o = pr->op;
+    if (!pr->posted) {
+      if (!cs_mop_is_comm(o)) {
+        pr->t += local_time(e->mo, o);
+        pr->pc++;
+        pr->op = cs_rprog_after(g, o);
         continue;
       }
-      e->posted[r] = 1;
-      e->post_t[r] = e->t[r];
-      e->s_end[r] = o->to < 0 ? e->t[r] : -1;
-      e->r_end[r] = o->from < 0 ? e->t[r] : -1;
+      pr->posted = 1;
+      pr->post_t = pr->t;
+      pr->s_end = o->to < 0 ? pr->t : -1;
+      pr->r_end = o->from < 0 ? pr->t : -1;
       if (o->to >= 0) {
         int j = o->to;
-        if (e->posted[j] && g->ops[j][e->pc[j]].from == r && e->r_end[j] < 0) match(e, r, j);
+        const proc *pj = &e->pr[j];
+        if (pj->posted && cur_op(e, j)->from == r && pj->r_end < 0) match(e, r, j);
       }
       if (o->from >= 0) {
         int k = o->from;
-        if (e->posted[k] && g->ops[k][e->pc[k]].to == r && e->s_end[k] < 0) match(e, k, r);
+        const proc *pk = &e->pr[k];
+        if (pk->posted && cur_op(e, k)->to == r && pk->s_end < 0) match(e, k, r);
       }
     }
-    if (e->s_end[r] < 0 || e->r_end[r] < 0) return;
-    e->t[r] = e->s_end[r] > e->r_end[r] ? e->s_end[r] : e->r_end[r];
-    e->posted[r] = 0;
-    e->pc[r]++;
-    e->step[r]++;
+    if (pr->s_end < 0 || pr->r_end < 0) return;
+    pr->t = pr->s_end > pr->r_end ? pr->s_end : pr->r_end;
+    pr->posted = 0;
+    pr->pc++;
+    pr->op = cs_rprog_after(g, o);
+    pr->step++;
   }
 }
 
@@ -150,17 +154,11 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
   memset(&e, 0, sizeof e);
   e.mo = mo;
   e.g = g;
-  e.pc = calloc((size_t)p, sizeof(int));
-  e.posted = calloc((size_t)p, sizeof(int));
-  e.step = calloc((size_t)p, sizeof(int));
-  e.t = calloc((size_t)p, sizeof(double));
-  e.post_t = calloc((size_t)p, sizeof(double));
-  e.s_end = calloc((size_t)p, sizeof(double));
-  e.r_end = calloc((size_t)p, sizeof(double));
+  e.pr = calloc((size_t)p, sizeof(proc));
   e.stackcap = 2 * p + 16;
   e.stack = malloc(sizeof(int) * (size_t)e.stackcap);
   int rc = 0;
-  if (!e.pc || !e.posted || !e.step || !e.t || !e.post_t || !e.s_end || !e.r_end || !e.stack) {
+  if (!e.pr || !e.stack) {
     snprintf(err, errlen, "model: out of memory for p = %d", p);
     rc = -1;
     goto out;
@@ -168,14 +166,14 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
   memset(st, 0, sizeof *st);
   for (int r = 0; r < p; r++) {
     int s = 0;
-    for (int i = 0; i < g->n[r]; i++) {
-      const cs_mop *o = &g->ops[r][i];
-      if (is_comm(o)) s++;
+    e.pr[r].op = g->r[r].first;
+    for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
+      if (cs_mop_is_comm(o)) s++;
       if (o->to >= 0) {
         st->messages++;
         st->sent += o->sb;
       }
-      st->local += o->local;
+      st->local += cs_mop_local(o);
     }
     if (s > st->rounds) st->rounds = s;
   }
@@ -191,42 +189,37 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
       rc = -1;
       goto out;
     }
-    for (int r = 0; r < p; r++)
-      for (int i = 0, s = 0; i < g->n[r]; i++) {
-        const cs_mop *o = &g->ops[r][i];
-        if (!is_comm(o)) continue;
+    for (int r = 0; r < p; r++) {
+      int s = 0;
+      for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
+        if (!cs_mop_is_comm(o)) continue;
         size_t cell = ((size_t)node_of(mo, r) * e.nlanes + lane_of(mo, r)) * e.nsteps + s;
         if (o->to >= 0 && node_of(mo, o->to) != node_of(mo, r)) e.nsend[cell]++;
         if (o->from >= 0 && node_of(mo, o->from) != node_of(mo, r)) e.nrecv[cell]++;
         s++;
       }
+    }
   }
   for (int r = 0; r < p; r++) {
     advance(&e, r);
     while (e.nstack > 0) advance(&e, e.stack[--e.nstack]);
   }
   for (int r = 0; r < p; r++) {
-    if (e.pc[r] < g->n[r]) {
+    if (e.pr[r].pc < g->r[r].n) {
       snprintf(err, errlen,
                "model: the recorded programs deadlock at rank %d, step %d (a bug in models/)", r,
-               e.pc[r]);
+               e.pr[r].pc);
       rc = -1;
       goto out;
     }
-    if (e.t[r] > st->time) st->time = e.t[r];
+    if (e.pr[r].t > st->time) st->time = e.pr[r].t;
   }
   if (e.mismatch) {
     snprintf(err, errlen, "model: a send and its receive differ in size (a bug in models/)");
     rc = -1;
   }
 out:
-  free(e.pc);
-  free(e.posted);
-  free(e.step);
-  free(e.t);
-  free(e.post_t);
-  free(e.s_end);
-  free(e.r_end);
+  free(e.pr);
   free(e.stack);
   free(e.nsend);
   free(e.nrecv);
@@ -266,19 +259,16 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
       last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
       last.ppn == ppn)
     return run(mo, &last.g, st, err, errlen);
-  if (last.valid) prog_free(&last.g);
+  if (last.valid) cs_prog_free(&last.g);
   last.valid = 0;
-  int p = c->p;
-  cs_prog g = {p, calloc((size_t)p, sizeof(cs_mop *)), calloc((size_t)p, sizeof(int)),
-               calloc((size_t)p, sizeof(int)), 0};
-  if (!g.ops || !g.n || !g.cap) {
-    snprintf(err, errlen, "model: out of memory for p = %d", p);
-    prog_free(&g);
+  cs_prog g;
+  if (cs_prog_init(&g, c->p)) {
+    snprintf(err, errlen, "model: out of memory for p = %d", c->p);
     return -1;
   }
   /* The kernel itself, run under the recording MPI, writes the programs. */
   if (cs_record_case(c, ppn, &g, err, errlen)) {
-    prog_free(&g);
+    cs_prog_free(&g);
     return -1;
   }
   last.c = *c;
@@ -287,7 +277,7 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   last.g = g;
   last.valid = strlen(c->algo) < sizeof last.algo;
   int rc = run(mo, &g, st, err, errlen);
-  if (!last.valid) prog_free(&g);
+  if (!last.valid) cs_prog_free(&g);
   return rc;
 }
 

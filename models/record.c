@@ -12,10 +12,12 @@
  * ranks (csrec_shared_malloc, like SMPI_SHARED_MALLOC) and local work is
  * charged but not done (cs_skip_compute).
  */
+#define _GNU_SOURCE /* MADV_POPULATE_WRITE */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../algos/collsim.h"
 #include "../algos/kernel.h"
@@ -29,6 +31,92 @@ typedef struct {
   int *counts, *displs;
   int count;
 } drive;
+
+/* Virtual space reserved for one recording's chunks (nothing is committed
+ * until used): 2^38 bytes hold 1.7e10 steps. */
+#define ARENA_BYTES (1UL << 38)
+/* Pages are populated ahead of the chunks handed out, half as many as
+ * before (a small case populates little), between these bounds. */
+#define POPULATE_MIN (64UL << 10)
+#define POPULATE_MAX (8UL << 20)
+
+/* The arena of the last programs freed, kept with its pages for the next:
+ * pricing thousands of small cases (test_model_table, sweeps) maps and
+ * populates none again. */
+static struct {
+  char *arena;
+  size_t populated;
+} spare;
+
+int cs_prog_init(cs_prog *g, int p) {
+  memset(g, 0, sizeof *g);
+  g->p = p;
+  g->r = calloc((size_t)p, sizeof(cs_rprog));
+  g->size = ARENA_BYTES;
+  if (spare.arena) {
+    g->arena = spare.arena;
+    g->populated = spare.populated;
+    spare.arena = NULL;
+  } else {
+    void *a = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    g->arena = a == MAP_FAILED ? NULL : a;
+  }
+  if (!g->r || !g->arena) {
+    cs_prog_free(g);
+    return -1;
+  }
+  return 0;
+}
+
+void cs_prog_free(cs_prog *g) {
+  free(g->r);
+  if (g->arena && !spare.arena) {
+    spare.arena = g->arena;
+    spare.populated = g->populated;
+  } else if (g->arena) {
+    munmap(g->arena, g->size);
+  }
+  g->r = NULL;
+  g->arena = NULL;
+}
+
+static cs_mop *chunk_new(cs_prog *g) {
+  if (g->used + CS_CHUNK > g->size) return NULL;
+  if (g->used + CS_CHUNK > g->populated) {
+    /* Without MADV_POPULATE_WRITE (Linux < 5.14) the pages fault in on use. */
+    size_t n = g->populated / 2;
+    if (n < POPULATE_MIN) n = POPULATE_MIN;
+    if (n > POPULATE_MAX) n = POPULATE_MAX;
+    if (n > g->size - g->populated) n = g->size - g->populated;
+#ifdef MADV_POPULATE_WRITE
+    madvise(g->arena + g->populated, n, MADV_POPULATE_WRITE);
+#endif
+    g->populated += n;
+  }
+  cs_mop *c = (cs_mop *)(void *)(g->arena + g->used);
+  g->used += CS_CHUNK;
+  return c;
+}
+
+void cs_prog_push(cs_prog *g, int r, cs_mop op) {
+  cs_rprog *pr = &g->r[r];
+  if (g->oom) return;
+  if (!pr->tail || pr->n % CS_CHUNK_OPS == 0) {
+    cs_mop *c = chunk_new(g);
+    if (!c) {
+      g->oom = 1;
+      return;
+    }
+    if (pr->tail)
+      *(cs_mop **)(void *)pr->tail = c; /* the link slot of the full chunk */
+    else
+      pr->first = c;
+    pr->tail = c;
+  }
+  *pr->tail++ = op;
+  pr->n++;
+}
 
 /* One rank: the arguments of the timed call (cs_args_for_rank), then the kernel. */
 static void rank_main(int r, void *arg) {

@@ -6,22 +6,68 @@
 
 #include "model.h"
 
-/* One step of a process: a blocking exchange with world ranks to and from
- * (-1 when that side is absent; MPI_Send and MPI_Recv are exchanges with
- * one side) of sb and rb bytes, or local work of `local` bytes of kind
- * `work` (cs_work: reduction or copy; to = from = -1). */
+/* One step of a process, 16 bytes (a case at 10^6 ranks records tens of
+ * millions; their memory, first touched, is most of a case's cost):
+ *  - a blocking exchange with world ranks to and from (-1 when that side is
+ *    absent; MPI_Send and MPI_Recv are exchanges with one side) of sb and rb
+ *    bytes;
+ *  - local work (to = -1, from = CS_MOP_LOCAL - work, work a cs_work:
+ *    reduction or copy) of (sb | rb << 32) bytes: see cs_mop_local. */
 typedef struct {
   int to, from;
-  double sb, rb, local;
-  int work;
+  unsigned sb, rb;
 } cs_mop;
+
+#define CS_MOP_LOCAL (-2)
+static inline int cs_mop_is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
+static inline double cs_mop_local(const cs_mop *o) {
+  return o->from <= CS_MOP_LOCAL
+             ? (double)((unsigned long long)o->sb | (unsigned long long)o->rb << 32)
+             : 0;
+}
+static inline int cs_mop_work(const cs_mop *o) { return CS_MOP_LOCAL - o->from; }
+
+/* The programs live in chunks of CS_CHUNK bytes (aligned so): 15 steps and,
+ * in the last slot, a pointer to the process's next chunk. Chunks come from
+ * one arena per cs_prog whose pages are populated ahead in bulk
+ * (MADV_POPULATE_WRITE): on this kind of VM a page costs about 3 times less
+ * so than touched one at a time, and the chunks waste at most 14 steps per
+ * process where arrays that double wasted up to half. */
+#define CS_CHUNK     256
+#define CS_CHUNK_OPS (CS_CHUNK / (int)sizeof(cs_mop) - 1)
+
+/* The program of one process: n steps from first; tail is the next free slot. */
+typedef struct {
+  cs_mop *first, *tail;
+  int n;
+} cs_rprog;
 
 typedef struct {
   int p;
-  cs_mop **ops;
-  int *n, *cap;
+  cs_rprog *r;
   int oom;
+  char *arena;                  /* a reserved range of size bytes */
+  size_t size, used, populated; /* bytes handed out and populated from its start */
 } cs_prog;
+
+/* The step after o in its process's program (o not its last step). */
+static inline const cs_mop *cs_mop_next(const cs_mop *o) {
+  o++;
+  if (((unsigned long)(const void *)o & (CS_CHUNK - 1)) == CS_CHUNK - sizeof(cs_mop))
+    o = *(const cs_mop *const *)(const void *)o;
+  return o;
+}
+
+/* The step after o in the program pr, or NULL after its last. */
+static inline const cs_mop *cs_rprog_after(const cs_rprog *pr, const cs_mop *o) {
+  return o + 1 == pr->tail ? NULL : cs_mop_next(o);
+}
+
+/* p empty programs (0), or -1 with no memory; cs_prog_free frees them. */
+int cs_prog_init(cs_prog *g, int p);
+void cs_prog_free(cs_prog *g);
+/* Appends op to the program of process r; with no memory sets g->oom. */
+void cs_prog_push(cs_prog *g, int r, cs_mop op);
 
 /* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
  * the recording MPI, with arguments built as the timing driver

@@ -131,31 +131,27 @@ static void test_lsum(void) {
 
 int main(void) {
   test_lsum();
-  cs_prog g = {12, calloc(12, sizeof(cs_mop *)), calloc(12, sizeof(int)), calloc(12, sizeof(int)),
-               0};
+  cs_prog g;
+  EXPECT(cs_prog_init(&g, 12) == 0, "no memory for 12 programs");
   char err[512];
   int rc = csrec_run(12, 4, body, NULL, &g, err, sizeof err);
   EXPECT(rc == 0, "run failed: %s", err);
   EXPECT(deleted == 12, "the delete callback ran %d times at the end of the run, want 12", deleted);
   for (int r = 0; r < 12; r++) {
     /* Only the lane exchange is recorded: setup collectives cost nothing. */
-    EXPECT(g.n[r] == 1, "rank %d: %d recorded operations, want 1", r, g.n[r]);
-    if (g.n[r] == 1) {
-      cs_mop o = g.ops[r][0];
+    EXPECT(g.r[r].n == 1, "rank %d: %d recorded operations, want 1", r, g.r[r].n);
+    if (g.r[r].n == 1) {
+      cs_mop o = *g.r[r].first;
       EXPECT(o.to == (r + 12 - 4) % 12 && o.from == (r + 4) % 12 && o.sb == 8 && o.rb == 8,
-             "rank %d: recorded to %d from %d (%g, %g bytes)", r, o.to, o.from, o.sb, o.rb);
+             "rank %d: recorded to %d from %d (%u, %u bytes)", r, o.to, o.from, o.sb, o.rb);
     }
-    free(g.ops[r]);
-    g.ops[r] = NULL;
-    g.n[r] = g.cap[r] = 0;
   }
+  cs_prog_free(&g);
+  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
   rc = csrec_run(3, 0, bad, NULL, &g, err, sizeof err);
   EXPECT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
          rc ? err : "(no error)");
-  for (int r = 0; r < 12; r++) free(g.ops[r]);
-  free(g.ops);
-  free(g.n);
-  free(g.cap);
+  cs_prog_free(&g);
   printf("test_mpirec: %d failures\n", failures);
   return failures != 0;
 }

@@ -19,6 +19,8 @@
  * control flow may depend on.
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -145,6 +147,32 @@ typedef struct msg {
   int delivered; /* already copied into the waiting receiver's buffer */
 } msg;
 
+/* Messages come from a free list, in blocks kept for later cases: a case
+ * at 10^6 ranks sends tens of millions, and a malloc and free each was a
+ * sixth of its time. */
+static msg *msg_pool;
+
+static msg *msg_new(void) {
+  if (!msg_pool) {
+    enum { BLOCK = 4096 };
+    msg *b = malloc(sizeof(msg) * BLOCK);
+    if (!b) return NULL;
+    for (int i = BLOCK - 1; i >= 0; i--) {
+      b[i].next = msg_pool;
+      msg_pool = &b[i];
+    }
+  }
+  msg *m = msg_pool;
+  msg_pool = m->next;
+  return m;
+}
+
+static void msg_free(msg *m) {
+  free(m->data);
+  m->next = msg_pool;
+  msg_pool = m;
+}
+
 /* ---- coroutines ----------------------------------------------------------- */
 
 /* A context switch saves the callee-saved registers on the old stack and
@@ -253,25 +281,27 @@ static int unsupported(const char *call) {
   return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
-static void push_op(int r, cs_mop op) {
-  cs_prog *g = E.g;
-  if (g->oom) return;
-  if (g->n[r] == g->cap[r]) {
-    int cap = g->cap[r] ? 2 * g->cap[r] : 16;
-    cs_mop *n = realloc(g->ops[r], sizeof(cs_mop) * (size_t)cap);
-    if (!n) {
-      g->oom = 1;
-      return;
-    }
-    g->ops[r] = n;
-    g->cap[r] = cap;
+static void push_op(int r, cs_mop op) { cs_prog_push(E.g, r, op); }
+
+/* A byte count as a record holds it (32 bits): a message of 4 GiB or more
+ * fails the case. */
+static unsigned rec_bytes(long bytes) {
+  if (bytes < 0 || bytes > (long)UINT_MAX) {
+    csrec_fail("recording MPI: a message of %ld bytes (the records hold less than 4 GiB)", bytes);
+    return 0;
   }
-  g->ops[r][g->n[r]++] = op;
+  return (unsigned)bytes;
 }
 
 void csrec_charge(double bytes, int kind) {
   if (bytes <= 0 || E.cur < 0) return;
-  cs_mop op = {-1, -1, 0, 0, bytes, kind};
+  /* Charges are byte counts (algos/local.c): whole numbers below 2^64. */
+  if (bytes != floor(bytes) || bytes >= 0x1p64) {
+    csrec_fail("recording MPI: a local charge of %g bytes (want a whole number below 2^64)", bytes);
+    return;
+  }
+  unsigned long long b = (unsigned long long)bytes;
+  cs_mop op = {-1, CS_MOP_LOCAL - kind, (unsigned)b, (unsigned)(b >> 32)};
   push_op(E.cur, op);
 }
 
@@ -677,7 +707,7 @@ static msg *take(int w, MPI_Comm comm, int src, int tag) {
  * the destination if it waits for it. Returns the world rank of dest. */
 static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                      MPI_Comm comm) {
-  msg *m = malloc(sizeof *m);
+  msg *m = msg_new();
   if (!m) return -1;
   int w = comm->world[dest];
   m->next = NULL;
@@ -698,7 +728,7 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
       } else {
         char *t = malloc((size_t)m->bytes);
         if (!t) {
-          free(m);
+          msg_free(m);
           return -1;
         }
         pack(buf, count, dt, t);
@@ -714,7 +744,7 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
   if (m->bytes > 0 && !in_arena(buf)) {
     m->data = malloc((size_t)m->bytes);
     if (!m->data) {
-      free(m);
+      msg_free(m);
       return -1;
     }
     pack(buf, count, dt, m->data);
@@ -760,8 +790,7 @@ static int wait_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
   }
   *from = m->src;
   *bytes = m->bytes;
-  free(m->data);
-  free(m);
+  msg_free(m);
   return rc;
 }
 
@@ -781,7 +810,7 @@ int csrec_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
   if (rc || dest == MPI_PROC_NULL) return rc;
   int w = post_send(buf, count, dt, dest, tag, comm);
   if (w < 0) return MPI_ERR_NO_MEM;
-  cs_mop op = {w, -1, (double)count * dt->size, 0, 0, 0};
+  cs_mop op = {w, -1, rec_bytes((long)count * dt->size), 0};
   push_op(E.cur, op);
   return MPI_SUCCESS;
 }
@@ -798,7 +827,7 @@ int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
   int from;
   long bytes;
   rc = wait_recv(buf, count, dt, source, tag, comm, &from, &bytes);
-  cs_mop op = {-1, from, 0, (double)bytes, 0, 0};
+  cs_mop op = {-1, from, 0, rec_bytes(bytes)};
   push_op(E.cur, op);
   if (status) *status = (MPI_Status){comm->rank[from - comm->lo], tag, rc, bytes};
   return rc;
@@ -811,17 +840,17 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
   if (!rc) rc = check_peer(comm, dest, "MPI_Sendrecv");
   if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Sendrecv");
   if (rc) return rc;
-  cs_mop op = {-1, -1, 0, 0, 0, 0};
+  cs_mop op = {-1, -1, 0, 0};
   if (dest != MPI_PROC_NULL) {
     op.to = post_send(sbuf, scount, stype, dest, stag, comm);
     if (op.to < 0) return MPI_ERR_NO_MEM;
-    op.sb = (double)scount * stype->size;
+    op.sb = rec_bytes((long)scount * stype->size);
   }
   if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
   if (source != MPI_PROC_NULL) {
     long bytes;
     rc = wait_recv(rbuf, rcount, rtype, source, rtag, comm, &op.from, &bytes);
-    op.rb = (double)bytes;
+    op.rb = rec_bytes(bytes);
     if (status) *status = (MPI_Status){comm->rank[op.from - comm->lo], rtag, rc, bytes};
   }
   if (op.to >= 0 || op.from >= 0) push_op(E.cur, op);
@@ -1296,8 +1325,7 @@ out:
     for (int i = 0; i < p; i++)
       for (msg *m = E.r[i].head, *n; m; m = n) {
         n = m->next;
-        free(m->data);
-        free(m);
+        msg_free(m);
       }
   if (csrec_world) comm_destroy(csrec_world);
   csrec_world = NULL;
