@@ -391,7 +391,20 @@ int cs_bench_run(cs_bench_req *q) {
   int fresh = stat(outpath, &st) != 0 || st.st_size == 0;
   if (!fresh) {
     done_ctx probe = {"", NULL, 0};
-    if (cs_bench_scan_rows(outpath, header, collect, &probe) < 0) {
+    int foreign = cs_bench_scan_rows(outpath, header, collect, &probe) < 0;
+    if (foreign && q->redo_foreign) {
+      fprintf(stderr,
+              "collsim bench: %s holds results of another configuration (its first line "
+              "differs from:\n  %s); starting it over\n",
+              outpath, header);
+      if (ftruncate(lockfd, 0) != 0) {
+        fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
+        close(lockfd);
+        return 1;
+      }
+      if (q->samples) unlink(q->samples);
+      fresh = 1;
+    } else if (foreign) {
       fprintf(stderr,
               "collsim bench: %s holds results of another configuration (its first line "
               "differs from:\n  %s); use another --out, or --redo to start it over\n",
@@ -404,7 +417,8 @@ int cs_bench_run(cs_bench_req *q) {
                 "one with lib_charge=gamma charged its reductions only: start it over)\n");
       return 2;
     }
-  } else {
+  }
+  if (fresh) {
     FILE *f = fopen(outpath, "w");
     if (!f) {
       fprintf(stderr, "collsim bench: cannot write %s: %s\n", outpath, strerror(errno));

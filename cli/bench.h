@@ -31,6 +31,11 @@ typedef struct {
   int reps, warmup; /* -1: backend default */
   double time_limit;
   int root, inplace, redo, quiet, jobs, stats;
+  /* 1: a file of another configuration is started over (with a note)
+   * instead of refused: for callers that own their files and fix their
+   * configuration themselves (the demo), whose old results a new collsim
+   * would otherwise refuse. */
+  int redo_foreign;
   const char *cfg;     /* extra smpirun options */
   const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
@@ -73,6 +78,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out);
 typedef struct {
   const char *platform, *hostfile, *bytes, *lib, *ours, *out, *backend;
   int np, reps, redo, quiet;
+  int redo_foreign; /* as in cs_bench_req */
   double tol, alpha;
 } cs_gl_opts;
 void cs_gl_opts_defaults(cs_gl_opts *o);

@@ -275,6 +275,7 @@ int cmd_demo(int argc, char **argv) {
                cs_colls[q.coll].name);
       q.out = csvs[ncsv++];
       q.redo = redo;
+      q.redo_foreign = 1; /* the demo's own files: an older collsim's are run again */
       q.quiet = 1;
       fprintf(stderr, "[demo %5.1fs] 2/5 bench %s on %s (p = %d) -> %s\n", elapsed(),
               cs_colls[q.coll].name, p->name, p->np, q.out);
@@ -303,6 +304,7 @@ int cmd_demo(int argc, char **argv) {
     g.out = gdir[k];
     g.quiet = 1;
     g.redo = redo;
+    g.redo_foreign = 1;
     log_cmd(log, "guidelines --platform %s --np %d --bytes %s --lib %s --out %s --quiet%s",
             g.platform, g.np, g.bytes, g.lib, g.out, redo ? " --redo" : "");
     rc = cs_guidelines_run(&g, log);

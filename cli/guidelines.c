@@ -246,6 +246,7 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
     q.samples = smpi ? NULL : f->samples;
     q.out = f->csv;
     q.redo = o->redo;
+    q.redo_foreign = o->redo_foreign;
     if (o->redo && q.samples) unlink(q.samples);
     for (int k = 0; k < f->nalgos; k++) q.algos[k] = f->algos[k];
     q.nalgos = f->nalgos;
