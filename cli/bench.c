@@ -382,41 +382,40 @@ int cs_bench_run(cs_bench_req *q) {
     if (tmpdir[0]) cs_rm_tree(tmpdir);
     return 2;
   }
-  if (q->redo && ftruncate(lockfd, 0) != 0) {
-    fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
-    close(lockfd);
-    return 1;
-  }
+  /* --redo starts the file over; so does a file of another configuration
+   * when the caller owns its files (redo_foreign), and otherwise it is
+   * refused. The samples file (--samples) is appended to either way: its
+   * owner (guidelines) removes it when it starts over. */
   struct stat st;
-  int fresh = stat(outpath, &st) != 0 || st.st_size == 0;
-  if (!fresh) {
+  int fresh = stat(outpath, &st) != 0 || st.st_size == 0, start_over = q->redo;
+  if (!fresh && !start_over) {
     done_ctx probe = {"", NULL, 0};
-    int foreign = cs_bench_scan_rows(outpath, header, collect, &probe) < 0;
-    if (foreign && q->redo_foreign) {
-      fprintf(stderr,
-              "collsim bench: %s holds results of another configuration (its first line "
-              "differs from:\n  %s); starting it over\n",
-              outpath, header);
-      if (ftruncate(lockfd, 0) != 0) {
-        fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
+    if (cs_bench_scan_rows(outpath, header, collect, &probe) < 0) {
+      fprintf(
+          stderr,
+          "collsim bench: %s holds results of another configuration (its first line "
+          "differs from:\n  %s); %s\n",
+          outpath, header,
+          q->redo_foreign ? "starting it over" : "use another --out, or --redo to start it over");
+      if (!q->redo_foreign) {
         close(lockfd);
-        return 1;
+        if (q->smpi && !q->lib_free)
+          fprintf(stderr,
+                  "collsim bench: (a file made without lib_charge has the library's "
+                  "reductions and copies free, as SMPI runs them: resume it with --lib-charge "
+                  "off; one with lib_charge=gamma charged its reductions only: start it over)\n");
+        return 2;
       }
-      if (q->samples) unlink(q->samples);
-      fresh = 1;
-    } else if (foreign) {
-      fprintf(stderr,
-              "collsim bench: %s holds results of another configuration (its first line "
-              "differs from:\n  %s); use another --out, or --redo to start it over\n",
-              outpath, header);
-      close(lockfd);
-      if (q->smpi && !q->lib_free)
-        fprintf(stderr,
-                "collsim bench: (a file made without lib_charge has the library's "
-                "reductions and copies free, as SMPI runs them: resume it with --lib-charge off; "
-                "one with lib_charge=gamma charged its reductions only: start it over)\n");
-      return 2;
+      start_over = 1;
     }
+  }
+  if (start_over) {
+    if (ftruncate(lockfd, 0) != 0) {
+      fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
+      close(lockfd);
+      return 1;
+    }
+    fresh = 1;
   }
   if (fresh) {
     FILE *f = fopen(outpath, "w");
