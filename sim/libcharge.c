@@ -89,14 +89,9 @@ static unsigned char *timed;
 static int ntimed;
 
 void cs_libcharge_timed(int on) {
+  if (!timed) return; /* cs_libcharge_copies was not called or failed: nothing is charged */
   int r;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  if (!timed) {
-    int p;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
-    timed = calloc((size_t)p, 1);
-    if (!timed) return; /* cs_libcharge_copies allocated it: not reached */
-  }
   if (timed[r] != (on != 0)) {
     timed[r] = on != 0;
     ntimed += on ? 1 : -1;

@@ -33,7 +33,8 @@ void cs_libcharge_free(MPI_Op *wrapped);
  * or -1 with the reason in why (nothing is then counted). Under
  * -no-privatize only (one copy of the driver serves every process). */
 int cs_libcharge_copies(char *why, size_t len);
-/* The calling process enters (on = 1) or leaves (0) a timed library call. */
+/* The calling process enters (on = 1) or leaves (0) a timed library call
+ * (after cs_libcharge_copies succeeded; before it, nothing to do). */
 void cs_libcharge_timed(int on);
 #endif
 
