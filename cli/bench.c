@@ -514,6 +514,11 @@ int cs_bench_run(cs_bench_req *q) {
     if (q->cfg) argv_add_words(&j->args, "--lib-cfg=", q->cfg);
     if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
     if (q->verify) argv_add(&j->args, "--verify=%s", verify_name[q->verify]);
+    if (q->probes && q->probes_out && !q->smpi) {
+      argv_add(&j->args, "--probes=%s", q->probes);
+      argv_add(&j->args, "--probes-out=%s", q->probes_out);
+      argv_add(&j->args, "--launch=%d", q->launch > 0 ? q->launch : 1);
+    }
   }
   cs_catch_interrupts(1);
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {

@@ -50,6 +50,10 @@ typedef struct {
                      (each round calls every algorithm once: sim/bench.c) */
   int lib_free;   /* smpi: 1 = the library's reductions cost nothing (SMPI's own
                      behaviour), 0 = charged gamma per byte as collsim's (default) */
+  /* mpi: drift probes (sim/driver.h) interleaved with the sizes, their samples
+   * appended to probes_out with launch in its launch column (validate) */
+  const char *probes, *probes_out;
+  int launch;
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

@@ -16,6 +16,7 @@
 #include "model.h"
 #include "platgen.h"
 #include "registry.h"
+#include "drift.h"
 #include "validation.h"
 
 static void usage(FILE *f) {
@@ -35,6 +36,9 @@ static void usage(FILE *f) {
           "a launch the algorithms of a size run in rounds; a case's time is the median of\n"
           "the launches' medians, and the report gives the launch-to-launch spread and\n"
           "flags cases whose spread is wider than the error. --launches 1: one launch.\n"
+          "Each launch also re-measures a few of calibrate's own probes between the sizes\n"
+          "(drift probes, DIR/probes-COLL-pP-L<k>.csv), priced on the platform: the report\n"
+          "says whether the machine is still in the state it was calibrated in.\n"
           "On a 2-core machine use --np 2 for timing (more ranks than cores is warned\n"
           "about); on a cluster give --hostfile. Measurements already in DIR are reused\n"
           "(resumable, per launch: DIR/measured-COLL-pP-L<k>.csv; more launches add to\n"
@@ -42,11 +46,24 @@ static void usage(FILE *f) {
           CS_DEFAULT_LAUNCHES);
 }
 
-/* One launch of the measurement (cs_launches_run): a resumable bench run into path. */
+/* What each launch runs: the bench request, and where its drift probes go. */
+typedef struct {
+  cs_bench_req m;
+  const char *probestem; /* DIR/probes-COLL-pP (NULL: no probes) */
+} launch_ctx;
+
+/* One launch of the measurement (cs_launches_run): a resumable bench run into
+ * path, its drift probes appended to the launch's probes file. */
 static int measure_launch(void *ctx, int launch, const char *path) {
-  cs_bench_req m = *(const cs_bench_req *)ctx;
-  (void)launch;
+  const launch_ctx *c = ctx;
+  cs_bench_req m = c->m;
+  char probes[4400];
   m.out = path;
+  if (c->probestem) {
+    cs_launch_path(probes, sizeof probes, c->probestem, launch, ".csv");
+    m.probes_out = probes;
+    m.launch = launch;
+  }
   return cs_bench_run(&m);
 }
 
@@ -143,12 +160,24 @@ static int validate_one(int argc, char **argv) {
   snprintf(meastem, sizeof meastem, "%s/measured-%s-p%d", dir, cs_colls[q.coll].name, q.np);
   for (int l = 0; l < launches; l++)
     cs_launch_path(meascsv[l], sizeof meascsv[l], meastem, l + 1, ".csv");
+  /* Drift probes: calibrate's own measurements at a few sizes of each regime,
+   * taken between the sizes in every launch (validate/drift.h). */
+  char *calib = cs_val_platform_calibration(q.xml);
+  static cs_drift D;
+  char spec[2048], probestem[4200];
+  cs_drift_plan(&D, &mo, calib, q.xml, launches);
+  cs_drift_spec(&D, spec, sizeof spec);
+  snprintf(probestem, sizeof probestem, "%s/probes-%s-p%d", dir, cs_colls[q.coll].name, q.np);
+  if (D.n == 0) fprintf(stderr, "collsim validate: no drift probes: %s\n", D.why);
   cs_bench_req s = q, m = q;
   s.backend = "smpi";
   s.out = simcsv;
   s.hostfile = NULL;
   fprintf(stderr, "collsim validate: simulating on %s\n", q.xml);
-  if ((rc = cs_bench_run(&s))) return rc;
+  if ((rc = cs_bench_run(&s))) {
+    free(calib);
+    return rc;
+  }
   m.backend = "mpi";
   m.hostfile = q.hostfile;
   m.interleave = 1;
@@ -159,8 +188,19 @@ static int validate_one(int argc, char **argv) {
   for (int l = 0; l < launches; l++) reused |= stat(meascsv[l], &mst) == 0;
   double load[2] = {-1, -1};
   if (getloadavg(&load[0], 1) != 1) load[0] = -1;
-  if ((rc = cs_launches_run("validate", meastem, ".csv", launches, measure_launch, &m))) return rc;
+  m.probes = D.n ? spec : NULL;
+  launch_ctx lc = {m, D.n ? probestem : NULL};
+  if ((rc = cs_launches_run("validate", meastem, ".csv", launches, measure_launch, &lc))) {
+    free(calib);
+    return rc;
+  }
   if (getloadavg(&load[1], 1) != 1) load[0] = load[1] = -1;
+  for (int l = 0; l < launches && D.n; l++) {
+    char pf[4400];
+    cs_launch_path(pf, sizeof pf, probestem, l + 1, ".csv");
+    cs_drift_add_launch(&D, l, pf);
+  }
+  cs_drift_finish(&D);
 
   char csv[4200], md[4200];
   snprintf(csv, sizeof csv, "%s/validate-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
@@ -168,12 +208,15 @@ static int validate_one(int argc, char **argv) {
   FILE *f = fopen(csv, "w");
   if (!f) {
     fprintf(stderr, "collsim validate: cannot write %s: %s\n", csv, strerror(errno));
+    free(calib);
     return 1;
   }
   cs_csv_validate_comment(f, q.xml, q.np);
   cs_csv_write_header(f, CS_CSV_VALIDATE);
-  cs_val_set V;
+  cs_val_set V, PL[CS_MAX_LAUNCHES]; /* all launches; each launch alone */
   cs_val_set_init(&V);
+  for (int l = 0; l < launches; l++) cs_val_set_init(&PL[l]);
+  int oom = 0;
   for (int a = 0; a < q.nalgos; a++)
     for (int i = 0; i < q.nbytes; i++) {
       const char *algo = q.algos[a];
@@ -197,10 +240,16 @@ static int validate_one(int argc, char **argv) {
         model = -1;
       const cs_val_case *vc =
           cs_val_add_case(&V, algo, b, model, sim, meas, lo, hi, la.n, la.min, la.max);
-      if (!vc) {
+      for (int l = 0; l < launches && vc; l++)
+        if (isfinite(med[l]) && med[l] > 0 &&
+            !cs_val_add_case(&PL[l], algo, b, model, sim, med[l], los[l], his[l], 1, NAN, NAN))
+          oom = 1;
+      if (!vc || oom) {
         fprintf(stderr, "collsim validate: out of memory\n");
         fclose(f);
         cs_val_set_free(&V);
+        for (int l = 0; l < launches; l++) cs_val_set_free(&PL[l]);
+        free(calib);
         return 1;
       }
       cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
@@ -220,7 +269,6 @@ static int validate_one(int argc, char **argv) {
     if (g.gl_pathc > 0) snprintf(pic, sizeof pic, "%s", strrchr(g.gl_pathv[0], '/') + 1);
     globfree(&g);
   }
-  char *calib = cs_val_platform_calibration(q.xml);
   cs_val_info info = {cs_colls[q.coll].mpi_name,
                       q.np,
                       q.xml,
@@ -234,7 +282,9 @@ static int validate_one(int argc, char **argv) {
                       reused,
                       0.25,
                       0.15,
-                      launches};
+                      launches,
+                      &D,
+                      PL};
   FILE *r = fopen(md, "w");
   if (!r) {
     fprintf(stderr, "collsim validate: cannot write %s\n", md);
@@ -258,6 +308,7 @@ static int validate_one(int argc, char **argv) {
   }
   free(calib);
   cs_val_set_free(&V);
+  for (int l = 0; l < launches; l++) cs_val_set_free(&PL[l]);
   return rc;
 }
 

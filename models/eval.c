@@ -55,9 +55,12 @@ static const cs_mop *cur_op(const engine *e, int r) { return e->pr[r].op; }
 
 /* Local work of its kind: a copy by the copy segments if the model has them,
  * otherwise (and every reduction) as algos/local.c charges a reduction. */
+double cs_model_local_time(const cs_model *mo, cs_work w, double b) {
+  const cs_pw *pw = w == CS_WORK_COPY && mo->copy.n > 0 ? &mo->copy : &mo->local;
+  return pw->n > 0 ? cs_pw_eval(pw, b) : mo->gamma * b;
+}
 static double local_time(const cs_model *mo, const cs_mop *o) {
-  const cs_pw *pw = cs_mop_work(o) == CS_WORK_COPY && mo->copy.n > 0 ? &mo->copy : &mo->local;
-  return pw->n > 0 ? cs_pw_eval(pw, cs_mop_local(o)) : mo->gamma * cs_mop_local(o);
+  return cs_model_local_time(mo, cs_mop_work(o), cs_mop_local(o));
 }
 
 /* Placement from the one topology module (algos/topo.h): ABG has one rank
@@ -69,11 +72,23 @@ static int lane_of(const cs_model *mo, int r) {
   return mo->kind == CS_MODEL_LANES && mo->lanes > 1 ? cs_topo_lane_of(r, mo->ppn, mo->lanes) : 0;
 }
 
-static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
-  const cs_model *mo = e->mo;
+/* An inter-node message of bytes (envelope included) among n on its busiest NIC. */
+static double inter_time(const cs_model *mo, double bytes, int n) {
+  double rate = mo->RN < n * mo->Rb ? mo->RN : n * mo->Rb;
+  return mo->alpha + bytes * n / rate;
+}
+
+double cs_model_msg_alone(const cs_model *mo, int same_node, double b) {
   double bytes = b + mo->envelope;
   if (mo->kind == CS_MODEL_ABG)
     return mo->net.n > 0 ? cs_pw_eval(&mo->net, b) : mo->alpha + mo->beta * bytes;
+  return same_node ? mo->alpha_l + mo->beta_l * bytes : inter_time(mo, bytes, 1);
+}
+
+static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
+  const cs_model *mo = e->mo;
+  double bytes = b + mo->envelope;
+  if (mo->kind == CS_MODEL_ABG) return cs_model_msg_alone(mo, 0, b);
   int ni = node_of(mo, i), nj = node_of(mo, j), li = lane_of(mo, i), lj = lane_of(mo, j);
   if (ni == nj) {
     double bl = mo->beta_l;
@@ -84,8 +99,7 @@ static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
   int c = e->nrecv[((size_t)nj * e->nlanes + lj) * e->nsteps + sj];
   int n = a > c ? a : c;
   if (n < 1) n = 1;
-  double rate = mo->RN < n * mo->Rb ? mo->RN : n * mo->Rb;
-  return mo->alpha + bytes * n / rate;
+  return inter_time(mo, bytes, n);
 }
 
 static void epush(engine *e, int r) {

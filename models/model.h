@@ -66,6 +66,15 @@ typedef struct {
   cs_pw net, local, copy;
 } cs_model;
 
+/* What the model charges for one message of b bytes alone, without
+ * contention: ABG its network segments or alpha + beta (b + envelope); the
+ * other kinds alpha_l + beta_l (b + envelope) within a node (one lane), alpha +
+ * (b + envelope) / min(Rb, RN) between nodes. (validate's drift probes.) */
+double cs_model_msg_alone(const cs_model *mo, int same_node, double b);
+/* What the model charges for local work of kind w on b bytes: its segments of
+ * that kind (a copy without copy segments: a reduction's), else gamma b. */
+double cs_model_local_time(const cs_model *mo, cs_work w, double b);
+
 /* An ABG model with the given parameters and SMPI's 16-byte envelope. */
 cs_model cs_model_abg(double alpha, double beta, double gamma);
 

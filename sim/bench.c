@@ -43,8 +43,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "../algos/collsim.h"
 #include "../algos/kernel.h"
 #include "../algos/sizes.h"
@@ -59,6 +57,11 @@
 #include <xbt/config.h>
 #endif
 
+/* Drift probe samples per probe and launch, at least: enough for a 95%
+ * confidence interval of the median from order statistics (n >= 6 in
+ * stats(); 12 leaves the interval inside the extremes). */
+#define CS_PROBE_SAMPLES 12
+
 typedef struct {
   cs_coll coll;
   char *algos;
@@ -70,8 +73,10 @@ typedef struct {
   MPI_Op op;
   int root, inplace;
   const char *out;
-  int single;          /* reduce_scatter: only the root's block, of all m */
-  const char *samples; /* rep-level times appended here (rank 0) */
+  int single;                      /* reduce_scatter: only the root's block, of all m */
+  const char *samples;             /* rep-level times appended here (rank 0) */
+  const char *probes, *probes_out; /* drift probes (driver.h) and their samples file */
+  int launch;                      /* the probes' launch column */
   int verify; /* 0: every row; 1 (--verify=library): native rows only; 2 (--verify=none): none */
   int lib_charge;      /* simulation: the library's reductions charged (libcharge.h) */
   MPI_Op libop;        /* the operation library rows get: op, or op charged */
@@ -187,28 +192,13 @@ static int global_clock(MPI_Comm comm) {
 #endif
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median and a distribution-free 95% confidence interval of the median from
- * order statistics (binomial(n, 1/2), via GSL); [min, max] for n < 6. */
+/* Median and a distribution-free 95% confidence interval of the median
+ * (cs_median_ci, store/results.h), and the mean. */
 static void stats(double *t, int n, double *med, double *mean, double *lo, double *hi) {
-  qsort(t, (size_t)n, sizeof(double), cmp_double);
-  *med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
   double s = 0;
   for (int i = 0; i < n; i++) s += t[i];
   *mean = s / n;
-  *lo = t[0];
-  *hi = t[n - 1];
-  if (n >= 6) {
-    /* largest j with P(B <= j - 1) <= 0.025: the interval [t_(j), t_(n-j+1)] */
-    int j = 1;
-    while (j + 1 <= n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= 0.025) j++;
-    *lo = t[j - 1];
-    *hi = t[n - j];
-  }
+  cs_median_ci(t, n, med, lo, hi);
 }
 
 /* The registry row of a name of --algos: lib:SELECTOR runs the native row. */
@@ -734,6 +724,12 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
       o.single = !strcmp(argv[i] + 9, "single");
     else if (!strncmp(argv[i], "--samples=", 10))
       o.samples = argv[i] + 10;
+    else if (!strncmp(argv[i], "--probes=", 9))
+      o.probes = argv[i] + 9;
+    else if (!strncmp(argv[i], "--probes-out=", 13))
+      o.probes_out = argv[i] + 13;
+    else if (!strncmp(argv[i], "--launch=", 9))
+      o.launch = atoi(argv[i] + 9);
     else if (!strcmp(argv[i], "--verify=library"))
       o.verify = 1;
     else if (!strcmp(argv[i], "--verify=none"))
@@ -817,8 +813,22 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     cs_csv_bench_sync(out, global);
     fflush(out);
   }
-  for (int i = 0; i < o.nbytes && rc == 0; i++)
+  /* Drift probes (real MPI; driver.h): one warm-up round, then rounds before
+   * the first size and after each, at least CS_PROBE_SAMPLES in all. Between
+   * sizes, not between repetitions: a probe evicts the caches that a
+   * collective's warm-up rounds filled. */
+  cs_probes *P = NULL;
+  int per_gap = (CS_PROBE_SAMPLES + o.nbytes) / (o.nbytes + 1);
+  if (rc == 0 && o.probes && o.probes_out && !simulated) {
+    if (!(P = cs_probes_open(comm, o.probes, o.probes_out, o.launch))) rc = 2;
+    if (P) cs_probes_round(P, comm, 0);
+  }
+  for (int g = 0; P && rc == 0 && g < per_gap; g++) cs_probes_round(P, comm, 1);
+  for (int i = 0; i < o.nbytes && rc == 0; i++) {
     rc = run_size(&o, o.bytes[i], out, comm, global, simulated);
+    for (int g = 0; P && rc == 0 && g < per_gap; g++) cs_probes_round(P, comm, 1);
+  }
+  cs_probes_close(P);
   if (out) fclose(out);
   free(o.bytes);
   if (o.libop != o.op) cs_libcharge_free(&o.libop);

@@ -46,7 +46,16 @@
 #include <smpi/smpi.h>
 #endif
 
-#define CAL_TAG   7301
+#define CAL_TAG 7301
+/* Message buffers. SMPI: contents do not matter, one shared copy for all
+ * simulated ranks. */
+#ifdef SMPI_H
+#define CAL_ALLOC(n) SMPI_SHARED_MALLOC(n)
+#define CAL_FREE(p)  SMPI_SHARED_FREE(p)
+#else
+#define CAL_ALLOC(n) malloc(n)
+#define CAL_FREE(p)  free(p)
+#endif
 #define MAX_SIZES 128
 
 typedef struct {
@@ -237,6 +246,20 @@ static double exchange_once(MPI_Comm pair, int global, char *sbuf, char *rbuf, l
   }
 }
 
+/* One sample of the ping-pong (exchange: pc, the pair's communicator) of m
+ * bytes with peer, after one untimed operation of the same size that warms
+ * the caches and the transport; the time on the initiator (ping-pong) or on
+ * both (exchange). */
+static double pair_sample(MPI_Comm comm, MPI_Comm pc, int peer, int initiator, int exchange,
+                          int global, char *sbuf, char *rbuf, long m) {
+  if (exchange) {
+    exchange_once(pc, global, sbuf, rbuf, m); /* warms caches */
+    return exchange_once(pc, global, sbuf, rbuf, m);
+  }
+  pingpong(comm, peer, initiator, sbuf, rbuf, m); /* warms caches */
+  return pingpong(comm, peer, initiator, sbuf, rbuf, m);
+}
+
 /* Ping-pong (or exchange) of rank 0 with rank q; every rank calls this. */
 static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, int q, int exchange,
                          const char *kind, FILE *f, char *sbuf, char *rbuf) {
@@ -255,15 +278,8 @@ static void measure_pair(MPI_Comm comm, const cal_layout *L, const cal_opts *o, 
     for (int r = -w; r < maxreps; r++) {
       for (int i = 0; i < ns; i++) {
         if (r >= reps_pingpong(o, sizes[i])) continue;
-        int peer = L->rank == 0 ? q : 0;
-        double t;
-        if (exchange) {
-          exchange_once(pc, global, sbuf, rbuf, sizes[i]); /* warms caches */
-          t = exchange_once(pc, global, sbuf, rbuf, sizes[i]);
-        } else {
-          pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]); /* warms caches */
-          t = pingpong(comm, peer, L->rank == 0, sbuf, rbuf, sizes[i]);
-        }
+        double t = pair_sample(comm, pc, L->rank == 0 ? q : 0, L->rank == 0, exchange, global, sbuf,
+                               rbuf, sizes[i]);
         if (r >= 0) row(o, f, kind, pair, 1, sizes[i], r, t);
       }
       if (f) fflush(f);
@@ -309,61 +325,109 @@ static void measure_flows(MPI_Comm comm, const cal_layout *L, const cal_opts *o,
   }
 }
 
-/* The kernels' local reduction (doubles, sum) and copy on rank 0, through the
- * kernels' own calls (algos/local.c), so that under SMPI each is charged as a
- * kernel's is: m flops at the host's speed, or a calibrated platform's
- * segments of its kind (cs_local_flush: charges are batched until the next
- * message, so now). A sample is the mean time of one call over a batch of
- * calls that moves at least 1 MiB (one call under SMPI, whose clock is
- * exact). */
+/* Buffers of local work of up to max bytes. */
+typedef struct {
+  double *in, *inout;
+  char *src, *dst;
+  long max;
+} local_bufs;
+
+static void local_free(local_bufs *B) {
+  free(B->in), free(B->inout), free(B->src), free(B->dst);
+  memset(B, 0, sizeof *B);
+}
+
+static int local_alloc(local_bufs *B, long max) {
+  B->max = max;
+  B->in = malloc((size_t)max), B->inout = malloc((size_t)max);
+  B->src = malloc((size_t)max), B->dst = malloc((size_t)max);
+  if (!B->in || !B->inout || !B->src || !B->dst) {
+    fprintf(stderr, "collsim calibrate: out of memory for %ld-byte buffers\n", max);
+    local_free(B);
+    return -1;
+  }
+  for (long i = 0; i < max / 8; i++) B->in[i] = 1.0, B->inout[i] = 1.0;
+  memset(B->src, 1, (size_t)max);
+  memset(B->dst, 2, (size_t)max);
+  return 0;
+}
+
+/* One sample of the kernels' local reduction (kind CS_CALIB_REDUCE: doubles,
+ * sum) or copy (CS_CALIB_MEMCPY) of m bytes, through the kernels' own calls
+ * (algos/local.c), so that under SMPI each is charged as a kernel's is: m
+ * flops at the host's speed, or a calibrated platform's segments of its kind
+ * (cs_local_flush: charges are batched until the next message, so now). The
+ * mean time of one call over a batch of calls that moves at least 1 MiB (one
+ * call under SMPI, whose clock is exact), after one untimed call. */
+static double local_sample(local_bufs *B, int kind, long m) {
+  volatile char sink = 0;
+  double t0 = 0;
+#ifdef SMPI_H
+  long batch = 1;
+#else
+  long batch = ((1L << 20) + m - 1) / m;
+  if (batch > 100000) batch = 100000;
+#endif
+  for (long b = -1; b < batch; b++) { /* b = -1: one untimed call warms the caches */
+    if (b == 0) t0 = MPI_Wtime();
+    if (kind == CS_CALIB_REDUCE) {
+      cs_reduce_local(B->in, B->inout, m / 8, MPI_DOUBLE, MPI_SUM);
+    } else {
+      cs_copy(B->src, m / 8, MPI_DOUBLE, B->dst, m / 8, MPI_DOUBLE);
+      __asm__ __volatile__("" : : "r"(B->dst) : "memory");
+    }
+    cs_local_flush(); /* the warm-up's (b = -1) before t0 is read */
+  }
+  double t = (MPI_Wtime() - t0) / (double)batch;
+  sink ^= B->dst[m - 1];
+  (void)sink;
+  if (kind == CS_CALIB_REDUCE)
+    for (long e = 0; e < m / 8; e += 4096) B->inout[e] = 1.0; /* keep values small */
+  return t;
+}
+
+/* The local work of every size on rank 0 (local_sample), reductions first. */
 static void measure_local(const cal_opts *o, FILE *f, long maxb) {
   long sizes[MAX_SIZES];
   int ns = sizes_local(o, sizes);
-  double *in = malloc((size_t)maxb), *inout = malloc((size_t)maxb);
-  char *src = malloc((size_t)maxb), *dst = malloc((size_t)maxb);
-  if (!in || !inout || !src || !dst) {
-    fprintf(stderr, "collsim calibrate: out of memory for %ld-byte buffers\n", maxb);
-    free(in), free(inout), free(src), free(dst);
-    return;
-  }
-  for (long i = 0; i < maxb / 8; i++) in[i] = 1.0, inout[i] = 1.0;
-  memset(src, 1, (size_t)maxb);
-  memset(dst, 2, (size_t)maxb);
-  volatile char sink = 0;
-  double t0 = 0;
+  local_bufs B;
+  if (local_alloc(&B, maxb)) return;
   for (int kind = 0; kind < 2; kind++) {
+    int k = kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY;
     for (int r = -warmup(o); r < reps_local(o); r++) {
       for (int i = 0; i < ns; i++) {
-        long m = sizes[i];
-#ifdef SMPI_H
-        long batch = 1;
-#else
-        long batch = ((1L << 20) + m - 1) / m;
-        if (batch > 100000) batch = 100000;
-#endif
-        for (long b = -1; b < batch; b++) { /* b = -1: one untimed call warms the caches */
-          if (b == 0) t0 = MPI_Wtime();
-          if (kind == 0) {
-            cs_reduce_local(in, inout, m / 8, MPI_DOUBLE, MPI_SUM);
-          } else {
-            cs_copy(src, m / 8, MPI_DOUBLE, dst, m / 8, MPI_DOUBLE);
-            __asm__ __volatile__("" : : "r"(dst) : "memory");
-          }
-          cs_local_flush(); /* the warm-up's (b = -1) before t0 is read */
-        }
-        double t = (MPI_Wtime() - t0) / (double)batch;
-        sink ^= dst[m - 1];
-        if (kind == 0)
-          for (long e = 0; e < m / 8; e += 4096) inout[e] = 1.0; /* keep values small */
-        if (r >= 0)
-          row(o, f, cs_csv_calib_kind(kind == 0 ? CS_CALIB_REDUCE : CS_CALIB_MEMCPY), "0", 1, m, r,
-              t);
+        double t = local_sample(&B, k, sizes[i]);
+        if (r >= 0) row(o, f, cs_csv_calib_kind(k), "0", 1, sizes[i], r, t);
       }
       if (f) fflush(f);
     }
   }
-  (void)sink;
-  free(in), free(inout), free(src), free(dst);
+  local_free(&B);
+}
+
+/* The comment lines (backend, library, nodes) and the header of a samples file. */
+static void write_head(FILE *f, const cal_layout *L, const cal_opts *o) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  lib[len < (int)sizeof lib ? (len > 0 ? len : 0) : (int)sizeof lib - 1] = '\0';
+  lib[strcspn(lib, "\r\n")] = '\0';
+  for (char *c = lib; *c; c++)
+    if (*c == ',') *c = ';';
+#ifdef SMPI_H
+  const char *backend = "smpi";
+#else
+  const char *backend = "mpi";
+#endif
+  cs_calib_meta meta = {"", L->size, L->nnodes, o->quick, o->reps, warmup(o), o->max_bytes};
+  snprintf(meta.backend, sizeof meta.backend, "%s", backend);
+  cs_csv_calib_comment(f, &meta);
+  cs_csv_calib_library(f, lib);
+  for (int d = 0; d < L->nnodes; d++)
+    cs_csv_calib_node(f, d, node_ranks(L, d), L->members[L->off[d]],
+                      L->names + (size_t)L->members[L->off[d]] * MPI_MAX_PROCESSOR_NAME);
+  cs_csv_write_header(f, CS_CSV_CALIB);
+  fflush(f);
 }
 
 /* ---- entry ------------------------------------------------------------------ */
@@ -416,15 +480,7 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
     if (!f) fprintf(stderr, "collsim calibrate: cannot write %s\n", o.samples);
     ok = f != NULL;
   }
-#ifdef SMPI_H
-  /* Contents do not matter: one shared copy for all simulated ranks. */
-  char *sbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes),
-       *rbuf = SMPI_SHARED_MALLOC((size_t)o.max_bytes);
-#define CAL_FREE(p) SMPI_SHARED_FREE(p)
-#else
-  char *sbuf = malloc((size_t)o.max_bytes), *rbuf = malloc((size_t)o.max_bytes);
-#define CAL_FREE(p) free(p)
-#endif
+  char *sbuf = CAL_ALLOC((size_t)o.max_bytes), *rbuf = CAL_ALLOC((size_t)o.max_bytes);
   if (!sbuf || !rbuf) ok = 0;
   int all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
@@ -438,29 +494,7 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   memset(sbuf, 0x5a, (size_t)o.max_bytes);
   memset(rbuf, 0, (size_t)o.max_bytes);
 
-  if (f) {
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
-    int len = 0;
-    MPI_Get_library_version(lib, &len);
-    lib[len < (int)sizeof lib ? (len > 0 ? len : 0) : (int)sizeof lib - 1] = '\0';
-    lib[strcspn(lib, "\r\n")] = '\0';
-    for (char *c = lib; *c; c++)
-      if (*c == ',') *c = ';';
-#ifdef SMPI_H
-    const char *backend = "smpi";
-#else
-    const char *backend = "mpi";
-#endif
-    cs_calib_meta meta = {"", L.size, L.nnodes, o.quick, o.reps, warmup(&o), o.max_bytes};
-    snprintf(meta.backend, sizeof meta.backend, "%s", backend);
-    cs_csv_calib_comment(f, &meta);
-    cs_csv_calib_library(f, lib);
-    for (int d = 0; d < L.nnodes; d++)
-      cs_csv_calib_node(f, d, node_ranks(&L, d), L.members[L.off[d]],
-                        L.names + (size_t)L.members[L.off[d]] * MPI_MAX_PROCESSOR_NAME);
-    cs_csv_write_header(f, CS_CSV_CALIB);
-    fflush(f);
-  }
+  if (f) write_head(f, &L, &o);
   MPI_Barrier(comm);
 
   /* Ping-pong and exchange: intra-node, then inter-node. */
@@ -506,4 +540,171 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm) {
   CAL_FREE(rbuf);
   layout_free(&L);
   return rc;
+}
+
+/* ---- drift probes (validate) ----------------------------------------------- */
+
+#define MAX_PROBES 64
+
+struct cs_probes {
+  cal_opts o;
+  cal_layout L;
+  FILE *f;
+  int n, kind[MAX_PROBES];
+  long bytes[MAX_PROBES];
+  int q[2];       /* rank 0's partner inside node 0 and on node 1 (-1: none) */
+  MPI_Comm pc[2]; /* ranks 0 and q[i], for exchanges */
+  char *sbuf, *rbuf;
+  local_bufs B;
+  int rep;
+};
+
+/* The pair of a kind: 0 intra-node, 1 inter-node, -1 local work or flows. */
+static int probe_pair(int kind) {
+  switch (kind) {
+  case CS_CALIB_PP_INTRA:
+  case CS_CALIB_XCHG_INTRA: return 0;
+  case CS_CALIB_PP_INTER:
+  case CS_CALIB_XCHG_INTER: return 1;
+  default: return -1;
+  }
+}
+
+/* Parses "kind:b,b;kind:b" into P; 0, or -1 with a message in err. */
+static int probes_parse(cs_probes *P, const char *spec, char *err, size_t len) {
+  char *copy = strdup(spec), *save = NULL;
+  if (!copy) return snprintf(err, len, "out of memory"), -1;
+  int rc = 0;
+  for (char *g = strtok_r(copy, ";", &save); g && rc == 0; g = strtok_r(NULL, ";", &save)) {
+    char *colon = strchr(g, ':');
+    if (colon) *colon = '\0';
+    int kind = cs_csv_calib_kind_of(g);
+    if (!colon || kind < 0 ||
+        (probe_pair(kind) < 0 && kind != CS_CALIB_REDUCE && kind != CS_CALIB_MEMCPY)) {
+      snprintf(err, len,
+               "probe '%s': need KIND:BYTES,... with KIND pp_intra, pp_inter, "
+               "xchg_intra, xchg_inter, reduce or memcpy",
+               g);
+      rc = -1;
+      break;
+    }
+    for (char *b = colon + 1, *end; *b; b = *end ? end + 1 : end) {
+      long m = strtol(b, &end, 10);
+      int local = probe_pair(kind) < 0;
+      if (end == b || (*end && *end != ',') || m < (local ? 8 : 0) || m > (1L << 30) ||
+          (local && m % 8)) {
+        snprintf(err, len, "probe %s: bad size in '%s' (0..2^30 bytes; local work: multiples of 8)",
+                 g, colon + 1);
+        rc = -1;
+        break;
+      }
+      if (P->n == MAX_PROBES) {
+        snprintf(err, len, "more than %d probes", MAX_PROBES);
+        rc = -1;
+        break;
+      }
+      P->kind[P->n] = kind;
+      P->bytes[P->n++] = m;
+    }
+  }
+  free(copy);
+  return rc;
+}
+
+void cs_probes_close(cs_probes *P) {
+  if (!P) return;
+  if (P->f) fclose(P->f);
+  for (int i = 0; i < 2; i++)
+    if (P->pc[i] != MPI_COMM_NULL) MPI_Comm_free(&P->pc[i]);
+  if (P->sbuf) CAL_FREE(P->sbuf);
+  if (P->rbuf) CAL_FREE(P->rbuf);
+  local_free(&P->B);
+  layout_free(&P->L);
+  free(P);
+}
+
+cs_probes *cs_probes_open(MPI_Comm comm, const char *spec, const char *path, int launch) {
+  cs_probes *P = calloc(1, sizeof *P);
+  char err[256] = "";
+  int ok = P != NULL;
+  if (P) {
+    P->pc[0] = P->pc[1] = MPI_COMM_NULL;
+    P->o.launch = launch > 0 ? launch : 1;
+    ok = probes_parse(P, spec, err, sizeof err) == 0 && layout_init(comm, &P->L) == 0;
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (!all) goto fail;
+  cal_layout *L = &P->L;
+  P->q[0] = node_ranks(L, 0) >= 2 ? L->members[1] : -1;
+  P->q[1] = L->nnodes >= 2 ? L->members[L->off[1]] : -1;
+  long maxnet = 0, maxloc = 0;
+  for (int i = 0; i < P->n; i++) {
+    int x = probe_pair(P->kind[i]);
+    if (x >= 0 && P->q[x] < 0) {
+      snprintf(err, sizeof err, "probe %s needs %s", cs_csv_calib_kind(P->kind[i]),
+               x ? "two nodes" : "two ranks on node 0");
+      ok = 0;
+    }
+    long *mx = x >= 0 ? &maxnet : &maxloc;
+    if (P->bytes[i] > *mx) *mx = P->bytes[i];
+  }
+  for (int x = 0; x < 2; x++)
+    if (ok && P->q[x] >= 0)
+      MPI_Comm_split(comm, L->rank == 0 || L->rank == P->q[x] ? 0 : MPI_UNDEFINED, L->rank,
+                     &P->pc[x]);
+  P->o.max_bytes = maxnet > maxloc ? maxnet : maxloc;
+  int paired = L->rank == 0 || L->rank == P->q[0] || L->rank == P->q[1];
+  if (ok && paired && maxnet > 0) {
+    P->sbuf = CAL_ALLOC((size_t)maxnet), P->rbuf = CAL_ALLOC((size_t)maxnet);
+    if (!P->sbuf || !P->rbuf) {
+      snprintf(err, sizeof err, "out of memory for %ld-byte messages", maxnet);
+      ok = 0;
+    } else {
+      memset(P->sbuf, 0x5a, (size_t)maxnet);
+      memset(P->rbuf, 0, (size_t)maxnet);
+    }
+  }
+  if (ok && L->rank == 0 && maxloc > 0 && local_alloc(&P->B, maxloc)) ok = 0;
+  if (ok && L->rank == 0) {
+    P->f = fopen(path, "a");
+    if (!P->f) {
+      snprintf(err, sizeof err, "cannot append to %s", path);
+      ok = 0;
+    } else if (ftell(P->f) == 0) {
+      write_head(P->f, L, &P->o);
+    }
+  }
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all) return P;
+fail:
+  if (err[0]) fprintf(stderr, "collsim bench: drift probes: %s\n", err);
+  cs_probes_close(P);
+  return NULL;
+}
+
+void cs_probes_round(cs_probes *P, MPI_Comm comm, int timed) {
+  const cal_layout *L = &P->L;
+  for (int i = 0; i < P->n; i++) {
+    int kind = P->kind[i], x = probe_pair(kind);
+    long m = P->bytes[i];
+    char pair[32];
+    double t;
+    if (x >= 0) {
+      int q = P->q[x];
+      if (L->rank != 0 && L->rank != q) continue;
+      int exchange = kind == CS_CALIB_XCHG_INTRA || kind == CS_CALIB_XCHG_INTER;
+      t = pair_sample(comm, P->pc[x], L->rank == 0 ? q : 0, L->rank == 0, exchange,
+                      L->node_of[0] == L->node_of[q], P->sbuf, P->rbuf, m);
+      snprintf(pair, sizeof pair, "0-%d", q);
+    } else {
+      if (L->rank != 0) continue;
+      t = local_sample(&P->B, kind, m);
+      snprintf(pair, sizeof pair, "0");
+    }
+    if (timed) row(&P->o, P->f, cs_csv_calib_kind(kind), pair, 1, m, P->rep, t);
+  }
+  if (P->f) fflush(P->f);
+  P->rep += timed != 0;
+  quiet_barrier(comm);
 }

@@ -12,6 +12,23 @@ int cs_calibrate_main(int argc, char **argv, MPI_Comm comm);
 
 #include "../algos/registry.h"
 
+/* Drift probes (sim/calibrate.c): a few of calibrate's own measurements,
+ * taken by the same code (ping-pong and exchange of rank 0 with its partner
+ * in node 0 or on node 1, the kernels' local reduction and copy on rank 0),
+ * interleaved by bench with the collectives it times, so that validate can
+ * tell a machine that changed since its calibration from a wrong model
+ * (docs/calibrate.md, "Drift probes"). spec: "KIND:BYTES,...;KIND:..." with
+ * the kinds of a calibration samples file; rank 0 appends the samples to
+ * path in that file's format (with its header if the file is empty), with
+ * launch in the launch column. Collective; NULL on every rank on failure
+ * (rank 0 says why). */
+typedef struct cs_probes cs_probes;
+cs_probes *cs_probes_open(MPI_Comm comm, const char *spec, const char *path, int launch);
+/* One sample of every probe, in the spec's order (timed 0: a warm-up, not
+ * written); ends with a barrier that sleeps. Collective. */
+void cs_probes_round(cs_probes *P, MPI_Comm comm, int timed);
+void cs_probes_close(cs_probes *P);
+
 /* Real MPI with one clock for all processes of comm (sim/bench.c): the
  * ReproMPI-style common start. The processes agree on a start time
  * max(now) + *window (*window raised to 4x the time of one agreement, and

@@ -500,3 +500,32 @@ int cs_bench_read_samples(const char *path, const char *coll, const char *algo, 
   cs_csv_close(&r);
   return n;
 }
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* P(B = i) for B ~ binomial(n, 1/2), in logs (2^-n underflows for large n). */
+static double binom_half(int i, int n) {
+  return exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+}
+
+void cs_median_ci(double *t, int n, double *med, double *lo, double *hi) {
+  if (n < 1) {
+    *med = *lo = *hi = NAN;
+    return;
+  }
+  qsort(t, (size_t)n, sizeof(double), cmp_dbl);
+  *med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  *lo = t[0];
+  *hi = t[n - 1];
+  if (n >= 6) {
+    /* the loop's invariant: cdf = P(B <= j) */
+    int j = 1;
+    double cdf = binom_half(0, n) + binom_half(1, n);
+    while (j + 1 <= n / 2 && cdf <= 0.025) cdf += binom_half(++j, n);
+    *lo = t[j - 1];
+    *hi = t[n - j];
+  }
+}

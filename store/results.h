@@ -214,6 +214,13 @@ typedef struct {
   const char *algo_ran;
   double reduced_bytes, copied_bytes;
 } cs_bench_extra;
+/* The median of t[0..n) (sorted in place) and the distribution-free 95%
+ * confidence interval of the median from order statistics, [t_(j), t_(n-j+1)]
+ * with the largest j <= n/2 such that P(B <= j - 1) <= 0.025 for B ~
+ * binomial(n, 1/2); [min, max] for n < 6. The ci_lo, ci_hi of bench rows, and
+ * of validate's drift probes. NAN for n < 1. */
+void cs_median_ci(double *t, int n, double *med, double *lo, double *hi);
+
 /* One bench row; x NULL writes the row of a file whose header predates the
  * extra columns (see cs_bench_file_extra). */
 void cs_csv_bench_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int reps,

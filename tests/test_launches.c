@@ -91,8 +91,22 @@ int main(void) {
   cs_val_stats_of(&V, 1, NULL, 0, &s);
   check(s.unstable == 0, "simulation: none unstable");
 
-  cs_val_info info = {
-      "MPI_Allreduce", 2, "p.xml", NULL, "v.csv", NULL, 0.5, 0.5, 2, 0, 0, 0.25, 0.15, 3};
+  cs_val_info info = {"MPI_Allreduce",
+                      2,
+                      "p.xml",
+                      NULL,
+                      "v.csv",
+                      NULL,
+                      0.5,
+                      0.5,
+                      2,
+                      0,
+                      0,
+                      0.25,
+                      0.15,
+                      3,
+                      NULL,
+                      NULL};
   const char *text = report_text(&V, &info);
   if (!text) return 1;
   check(strstr(text, "measured in 3 mpirun launches") != NULL, "report states the launches");

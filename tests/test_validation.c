@@ -55,7 +55,9 @@ int main(void) {
                       1,
                       0.25,
                       0.15,
-                      1};
+                      1,
+                      NULL,
+                      NULL};
   const char *text = report_text(&V, &info);
   if (!text) return 1;
   check(strstr(text, "**WARNING: oversubscribed.** 2 ranks ran on 2 cores") != NULL,

@@ -94,6 +94,11 @@ add_test(NAME validation COMMAND test_validation)
 add_executable(test_launches ${CMAKE_SOURCE_DIR}/tests/test_launches.c)
 target_link_libraries(test_launches collsim_analysis m)
 add_test(NAME launches COMMAND test_launches)
+# Drift probes (validate/drift.c): synthetic calibration and probe files, unscaled
+# and scaled by 0.5 (tests/test_drift.c).
+add_executable(test_drift ${CMAKE_SOURCE_DIR}/tests/test_drift.c)
+target_link_libraries(test_drift collsim_analysis m)
+add_test(NAME drift COMMAND test_drift)
 add_test(NAME validate_usage COMMAND bash ${CMAKE_SOURCE_DIR}/tests/validate_usage.sh
                                      $<TARGET_FILE:collsim-cli>)
 # This machine, --quick: the platform is written, and smpirun runs on it.

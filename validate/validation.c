@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibfit.h"
 #include "sizes.h"
 
 void cs_val_set_init(cs_val_set *V) { memset(V, 0, sizeof *V); }
@@ -101,6 +102,18 @@ void cs_val_stats_of(const cs_val_set *V, int pred, const char *algo, long min_b
 out:
   free(all);
   free(st);
+}
+
+double cs_val_signed_median(const cs_val_set *V, int pred, long min_bytes) {
+  double *v = malloc(sizeof(double) * (size_t)(V->n + 1));
+  int n = 0;
+  if (!v) return NAN;
+  for (int i = 0; i < V->n; i++)
+    if (counted(&V->c[i], NULL, min_bytes) && isfinite(V->c[i].err[pred]))
+      v[n++] = V->c[i].err[pred];
+  double m = median_of(v, n);
+  free(v);
+  return m;
 }
 
 /* ---- the report -------------------------------------------------------------------- */
@@ -257,6 +270,147 @@ static void launch_finding(FILE *f, const cs_val_set *V, const cs_val_info *I) {
   free(sp);
 }
 
+/* "0.52x [0.50, 0.55]", bold when beyond the band. */
+static const char *drift_cell(double med, double lo, double hi, int flag, char *buf, size_t len) {
+  if (!isfinite(med))
+    snprintf(buf, len, "-");
+  else if (isfinite(lo) && isfinite(hi))
+    snprintf(buf, len, "%s%.3gx [%.3g, %.3g]%s", flag ? "**" : "", med, lo, hi, flag ? "**" : "");
+  else
+    snprintf(buf, len, "%s%.3gx%s", flag ? "**" : "", med, flag ? "**" : "");
+  return buf;
+}
+
+/* The launch's model errors: "model m >= 64 KiB 12.3%, all sizes 8.1% (signed median +5.0%)". */
+static void launch_errors(FILE *f, const cs_val_set *L) {
+  cs_val_stats a, l;
+  char b1[32], b2[32], b3[32];
+  cs_val_stats_of(L, 0, NULL, CS_VAL_LARGE, &l);
+  cs_val_stats_of(L, 0, NULL, 0, &a);
+  double sg = cs_val_signed_median(L, 0, 0);
+  snprintf(b3, sizeof b3, "%+.1f%%", 100 * sg);
+  fprintf(f, "model median |error| m >= 64 KiB %s, all sizes %s (signed median %s)",
+          pct(l.median, b1, sizeof b1), pct(a.median, b2, sizeof b2), isfinite(sg) ? b3 : "-");
+}
+
+/* The machine's state beside the errors: the drift probes (drift.h). */
+static void drift_finding(FILE *f, const cs_val_info *I) {
+  const cs_drift *D = I->drift;
+  char b1[64];
+  if (!D) return;
+  if (D->n == 0) {
+    fprintf(f, "- **Machine state: not checked** (%s).\n", D->why);
+    return;
+  }
+  cs_drift_summary s;
+  cs_drift_summarize(D, -1, &s);
+  if (s.measured == 0) {
+    fprintf(f,
+            "- **Machine state: not checked**: no launch has drift probe samples (its "
+            "measurements were reused from a collsim that took none; remove the output "
+            "directory's measured-*.csv to measure again with probes).\n");
+    return;
+  }
+  fprintf(f,
+          "- **Machine state** (drift = a probe of calibrate's own measurements, taken now "
+          "between the sizes, / its price on the calibrated platform; %d probes): median drift "
+          "%.3gx (%.3g .. %.3g), %d probe%s beyond the calibration's own spread: ",
+          s.measured, s.median, s.min, s.max, s.beyond, s.beyond == 1 ? "" : "s");
+  if (s.drifted == 0) {
+    fprintf(f,
+            "**holds**: no calibrated quantity drifted (a quantity drifts when most of its "
+            "probes lie beyond the spread the calibration itself showed at their sizes, its "
+            "launches' 95%% intervals over the same price, on one side).\n");
+  } else {
+    int faster = 0, slower = 0;
+    fprintf(f, "**does NOT hold: the machine is not in its calibrated state.**");
+    for (int k = 0, j = 0; k < CS_DRIFT_NQ; k++) {
+      const cs_drift_q *q = &D->q[k];
+      if (!q->drifted) continue;
+      faster += q->drifted < 0;
+      slower += q->drifted > 0;
+      fprintf(f, "%s %s: median drift %.3gx, %d of %d probes %s the calibration's spread (",
+              j++ ? ";" : "", cs_drift_quantity_name(k), q->median,
+              q->drifted < 0 ? q->below : q->above, q->probes, q->drifted < 0 ? "below" : "above");
+      for (int i = 0, m = 0; i < D->n; i++) {
+        const cs_drift_probe *p = &D->p[i];
+        if (cs_drift_quantity(p->kind) != k || p->flag_all != q->drifted) continue;
+        fprintf(f, "%s%s %.3gx against %.3g .. %.3g", m++ ? ", " : "",
+                cs_drift_name(p, b1, sizeof b1), p->agg.median, p->band_lo, p->band_hi);
+      }
+      fprintf(f, "), launches");
+      int any = 0;
+      for (int l = 0; l < D->launches; l++)
+        if (D->ql[l][k].drifted == q->drifted) fprintf(f, "%s %d", any++ ? "," : "", l + 1);
+      fprintf(f, "%s", any ? "" : ": none alone");
+    }
+    fprintf(f,
+            ". The machine ran %s than when it was calibrated, so the errors above reflect that "
+            "change as much as the predictions%s: recalibrate (`./collsim calibrate`, same "
+            "options) and validate again, in one machine state.\n",
+            faster && slower ? "partly faster, partly slower"
+            : faster         ? "faster"
+                             : "slower",
+            faster && !slower   ? " (priced at the calibrated speed, they over-predict)"
+            : slower && !faster ? " (priced at the calibrated speed, they under-predict)"
+                                : "");
+  }
+  if (I->per_launch)
+    for (int l = 0; l < I->launches && l < CS_MAX_LAUNCHES; l++) {
+      cs_drift_summarize(D, l, &s);
+      fprintf(f, "  - Launch %d: ", l + 1);
+      if (s.measured)
+        fprintf(f, "median drift %.3gx, %d of %d probes beyond, %s; ", s.median, s.beyond,
+                s.measured, s.drifted ? "**drifted**" : "holds");
+      else
+        fprintf(f, "no drift probes (%s); ",
+                D->have[l] ? "none at the planned sizes" : "no probe file");
+      launch_errors(f, &I->per_launch[l]);
+      fprintf(f, ".\n");
+    }
+}
+
+/* The probes, per launch and over launches. */
+static void drift_section(FILE *f, const cs_val_info *I) {
+  const cs_drift *D = I->drift;
+  if (!D || D->n == 0) return;
+  char b1[64], b2[32], b3[80];
+  fprintf(f, "## Drift probes\n\n");
+  fprintf(f,
+          "Each launch re-measured these probes with calibrate's own code (sim/calibrate.c) "
+          "between the sizes of the collective; their samples are in the output directory "
+          "(`probes-*-L<k>.csv`, the format of calibrate's samples). Drift = measured / price on "
+          "the platform (the model's cost of that message or local work); each cell is the "
+          "launch's median drift with the 95%% interval of the median. The calibration column "
+          "gives the calibration's own median at that size over the same price, and its band: "
+          "the smallest and largest end of its launches' 95%% intervals (from `%s`). A probe "
+          "whose interval lies wholly outside that band (**bold**) drifted: the calibration's "
+          "spread does not explain it.\n\n",
+          D->samples);
+  fprintf(f, "| probe | price (s) | calibration: median, band |");
+  for (int l = 0; l < D->launches; l++) fprintf(f, " launch %d |", l + 1);
+  fprintf(f, " over launches | beyond |\n|---|---:|---|");
+  for (int l = 0; l < D->launches; l++) fprintf(f, "---|");
+  fprintf(f, "---|---|\n");
+  for (int i = 0; i < D->n; i++) {
+    const cs_drift_probe *p = &D->p[i];
+    fprintf(f, "| %s | %s | ", cs_drift_name(p, b1, sizeof b1), secs(p->price, b2, sizeof b2));
+    if (isfinite(p->band_lo))
+      fprintf(f, "%.3gx, %.3g .. %.3g |", p->cal_ratio, p->band_lo, p->band_hi);
+    else
+      fprintf(f, "- (no calibration samples at this size) |");
+    for (int l = 0; l < D->launches; l++)
+      fprintf(f, " %s |", drift_cell(p->med[l], p->lo[l], p->hi[l], p->flag[l], b3, sizeof b3));
+    fprintf(f, " %s | %s |\n",
+            drift_cell(p->agg.n ? p->agg.median : NAN, p->agg.lo, p->agg.hi, p->flag_all, b3,
+                       sizeof b3),
+            p->flag_all < 0   ? "faster"
+            : p->flag_all > 0 ? "slower"
+                              : "");
+  }
+  fprintf(f, "\n");
+}
+
 void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
   char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
   fprintf(f, "# Predicted against measured: %s, p = %d\n\n", I->coll, I->np);
@@ -315,6 +469,7 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
             pct(ls.median_stable, b3, sizeof b3), l.n - l.unstable, l.n,
             pct(as.median_stable, b4, sizeof b4), a.n - a.unstable, a.n);
   }
+  drift_finding(f, I);
   for (int pr = 0; pr < 2; pr++) {
     int idx[3], k = largest(V, pr, idx, 3);
     if (!k) continue;
@@ -365,6 +520,8 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
               a.unstable);
     }
   fprintf(f, "\n");
+
+  drift_section(f, I);
 
   if (I->picture) fprintf(f, "## Predicted against measured\n\n![%s](%s)\n\n", I->coll, I->picture);
 

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "drift.h"
+
 /* Sizes from this many bytes on are "large" (the m >= 64 KiB figure). */
 #define CS_VAL_LARGE 65536
 
@@ -76,7 +78,14 @@ typedef struct {
   int reused;                      /* some measurements came from an earlier run */
   double target_all, target_large; /* the median errors aimed at (e.g. 0.25, 0.15) */
   int launches;                    /* mpirun launches per case (1: one) */
+  const cs_drift *drift;           /* the drift probes (drift.h), or NULL: not taken */
+  const cs_val_set *per_launch;    /* NULL, or `launches` sets: the same cases measured by
+                                      each launch alone (its median and interval) */
 } cs_val_info;
+
+/* The median of the signed errors of one prediction over collsim's algorithms
+ * (native apart) with bytes >= min_bytes; NAN without cases. */
+double cs_val_signed_median(const cs_val_set *V, int pred, long min_bytes);
 
 /* Writes the Markdown report: findings first (per algorithm: median and worst
  * errors of model and simulation, over all sizes and for m >= 64 KiB, stable
