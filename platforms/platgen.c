@@ -601,20 +601,19 @@ static void comment_printf(FILE *f, const char *fmt, ...) {
 
 /* The regeneration command, with options written as "option value" (no dashes). */
 static void regen_command(const cs_platform *pl, char *buf, size_t len) {
-  char a[40], b[40], c[40], d[40], e[40], g[40], h[80], x[40];
+  char a[40], b[40], c[40], d[40], e[40], g[40], h[80], x[40], gc[80] = "";
   const char *kind = kind_names[pl->kind];
   fmt_num(g, sizeof g, pl->gamma);
+  if (pl->copy.n == 1 && pl->copy.a[0] == 0) { /* --gamma-copy (calibrated: the comment says) */
+    fmt_num(c, sizeof c, pl->copy.b[0]);
+    snprintf(gc, sizeof gc, ", gamma-copy %s", c);
+  }
   switch (pl->kind) {
   case CS_PLAT_ABG:
     fmt_num(a, sizeof a, pl->alpha);
     fmt_num(b, sizeof b, pl->beta);
-    h[0] = '\0';
-    if (pl->copy.n == 1 && pl->copy.a[0] == 0) { /* --gamma-copy (calibrated: the comment says) */
-      fmt_num(c, sizeof c, pl->copy.b[0]);
-      snprintf(h, sizeof h, ", gamma-copy %s", c);
-    }
     snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s%s",
-             pl->np, a, b, g, h);
+             pl->np, a, b, g, gc);
     break;
   case CS_PLAT_MAXRATE:
   case CS_PLAT_LANES:
@@ -628,8 +627,8 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len) {
     if (pl->kind == CS_PLAT_LANES) snprintf(h, sizeof h, ", lanes %d, Rx %s", pl->lanes, x);
     snprintf(buf, len,
              "collsim platform %s, options: nodes %d, ppn %d%s, alpha %s, Rb %s, RN %s, "
-             "alpha-l %s, beta-l %s, gamma %s",
-             kind, pl->nodes, pl->ppn, h, a, b, c, d, e, g);
+             "alpha-l %s, beta-l %s, gamma %s%s",
+             kind, pl->nodes, pl->ppn, h, a, b, c, d, e, g, gc);
     break;
   default:
     snprintf(buf, len, "collsim platform %s, options: nodes %d, ppn %d, gamma %s", kind, pl->nodes,
@@ -871,6 +870,21 @@ static void speed_attr(char *buf, size_t len, const cs_platform *pl) {
   num(buf, len, pl->gamma > 0 ? 1.0 / pl->gamma : CS_HUGE_SPEED, "f");
 }
 
+/* The calibrated local work as host properties (algos/local.c charges from them):
+ * each one as indent<prop .../>end. */
+static void local_props(FILE *f, const cs_platform *pl, const char *indent, const char *end) {
+  const struct {
+    const char *prop;
+    const cs_pw *pw;
+  } props[2] = {{CS_LOCAL_PROP, &pl->local}, {CS_LOCAL_COPY_PROP, &pl->copy}};
+  char seg[CS_PW_MAX * 80];
+  for (int i = 0; i < 2; i++) {
+    if (props[i].pw->n == 0) continue;
+    cs_pw_format(props[i].pw, seg, sizeof seg);
+    fprintf(f, "%s<prop id=\"%s\" value=\"%s\"/>%s", indent, props[i].prop, seg, end);
+  }
+}
+
 static void write_flat(FILE *f, const cs_platform *pl) {
   char speed[48], bw[48], lat[48];
   speed_attr(speed, sizeof speed, pl);
@@ -881,17 +895,8 @@ static void write_flat(FILE *f, const cs_platform *pl) {
           num(lat, sizeof lat, pl->alpha / 2, "s"));
   if (pl->local.n > 0 || pl->copy.n > 0) {
     /* SimGrid gives a cluster's properties to each of its hosts. */
-    char seg[CS_PW_MAX * 80];
     fputs(">\n", f);
-    const struct {
-      const char *prop;
-      const cs_pw *pw;
-    } props[2] = {{CS_LOCAL_PROP, &pl->local}, {CS_LOCAL_COPY_PROP, &pl->copy}};
-    for (int i = 0; i < 2; i++) {
-      if (props[i].pw->n == 0) continue;
-      cs_pw_format(props[i].pw, seg, sizeof seg);
-      fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", props[i].prop, seg);
-    }
+    local_props(f, pl, "    ", "\n");
     fputs("  </cluster>\n", f);
   } else {
     fputs("/>\n", f);
@@ -904,11 +909,14 @@ static void write_lane_zone(FILE *f, const cs_platform *pl, int n, int l, const 
   fprintf(f, "    <zone id=\"node%d_lane%d\" routing=\"Floyd\">\n", n, l);
   fprintf(f, "      <router id=\"node%d_lane%d_mem\"/>\n", n, l);
   fprintf(f, "      <router id=\"node%d_lane%d_gw\"/>\n", n, l);
-  for (int j = l; j < pl->ppn; j += pl->lanes)
+  for (int j = l; j < pl->ppn; j += pl->lanes) {
     fprintf(f,
             "      <host id=\"node%d-%d\" speed=\"%s\"><prop id=\"node\" value=\"%d\"/>"
-            "<prop id=\"lane\" value=\"%d\"/><prop id=\"local\" value=\"%d\"/></host>\n",
+            "<prop id=\"lane\" value=\"%d\"/><prop id=\"local\" value=\"%d\"/>",
             n, j, speed, n, l, j);
+    local_props(f, pl, "", "");
+    fputs("</host>\n", f);
+  }
   fprintf(f,
           "      <link id=\"node%d_lane%d_nic\" bandwidth=\"%s\" latency=\"0s\""
           " sharing_policy=\"SPLITDUPLEX\"/>\n",
@@ -957,8 +965,10 @@ static void write_node_zone(FILE *f, const cs_platform *pl, int n, const char *s
   fprintf(f, "      <router id=\"node%d_lane0_gw\"/>\n", n);
   fprintf(f,
           "      <host id=\"node%d\" speed=\"%s\" core=\"%d\"><prop id=\"node\" value=\"%d\"/>"
-          "<prop id=\"lane\" value=\"0\"/></host>\n",
+          "<prop id=\"lane\" value=\"0\"/>",
           n, speed, pl->ppn, n);
+  local_props(f, pl, "", "");
+  fputs("</host>\n", f);
   fprintf(f,
           "      <link id=\"node%d_lane0_nic\" bandwidth=\"%s\" latency=\"0s\""
           " sharing_policy=\"SPLITDUPLEX\"/>\n",
@@ -1100,7 +1110,7 @@ static void usage(FILE *f) {
       "100Gbps, 1GiBps; an s/byte option takes a rate and inverts it (--beta 10GBps = 1e-10)\n"
       "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
       "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
-      "                    --gamma-copy S_PER_BYTE (a local copy's cost; default: gamma)\n"
+      "  abg, maxrate, lanes: --gamma-copy S_PER_BYTE (a local copy's cost; default: gamma)\n"
       "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
       "                    (5e9; lanes 12.5e9)  --RN BPS (12.5e9, per NIC)  --alpha-l S (2e-7)\n"
       "                    --beta-l S_PER_BYTE (5e-11)\n"
@@ -1205,10 +1215,11 @@ static int allowed_options(cs_platform_kind kind) {
   switch (kind) {
   case CS_PLAT_ABG: return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA | OPT_GAMMA_COPY;
   case CS_PLAT_MAXRATE:
-    return OPT_NODES | OPT_PPN | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L | OPT_BETA_L | OPT_GAMMA;
+    return OPT_NODES | OPT_PPN | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L | OPT_BETA_L |
+           OPT_GAMMA | OPT_GAMMA_COPY;
   case CS_PLAT_LANES:
     return OPT_NODES | OPT_PPN | OPT_LANES | OPT_ALPHA | OPT_RB | OPT_RN | OPT_ALPHA_L |
-           OPT_BETA_L | OPT_RX | OPT_GAMMA;
+           OPT_BETA_L | OPT_RX | OPT_GAMMA | OPT_GAMMA_COPY;
   default: return OPT_NODES | OPT_PPN | OPT_GAMMA;
   }
 }

@@ -28,6 +28,9 @@ int cs_platform_model(const cs_platform *pl, cs_model *mo, char *note, size_t no
   mo->Rx = pl->lanes > 1 ? pl->Rx : 0;
   mo->ppn = pl->ppn;
   mo->lanes = pl->lanes;
+  /* local work as the hosts' properties charge it (platgen.c: local_props) */
+  mo->local = pl->local;
+  mo->copy = pl->copy;
   const char *what = pl->topology == CS_TOPO_FAT_TREE    ? "fat-tree"
                      : pl->topology == CS_TOPO_DRAGONFLY ? "dragonfly"
                                                          : NULL;

@@ -42,4 +42,21 @@ exact hydra
   exact "$tmp/mr.xml" || fail=1
 "$cli" platform abg --np 8 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile" >/dev/null &&
   exact "$tmp/abg.xml" || fail=1
+# Copies at their own cost on a maxrate platform (--gamma-copy; calibrate writes the
+# cs_copy fit so): the hosts charge it in simulation and the model prices it, the
+# same to 1e-9, and differently from copies priced as reductions.
+mc() { # mc NAME [OPTIONS]: butterfly allreduce model_s,sim_s,rel_err rows in $tmp/NAME.csv
+  local name=$1; shift
+  "$cli" platform maxrate --nodes 2 --ppn 3 --gamma 3e-10 "$@" --out "$tmp/$name.xml" \
+    --hostfile "$tmp/$name.hostfile" >/dev/null &&
+    "$cli" predict --platform "$tmp/$name.xml" --np 6 --coll allreduce --algo butterfly \
+      --bytes 1K,1M 2>"$tmp/err" | awk -F, 'NR > 1 { print $6 "," $7 "," $8 }' >"$tmp/$name.csv"
+}
+if mc copy --gamma-copy 1e-10 && mc nocopy && [ "$(wc -l <"$tmp/copy.csv")" -eq 2 ] &&
+  awk -F, '$3 > 1e-9 { bad = 1 } END { exit bad }' "$tmp/copy.csv" &&
+  ! cmp -s <(cut -d, -f1 "$tmp/copy.csv") <(cut -d, -f1 "$tmp/nocopy.csv"); then
+  echo "ok: maxrate --gamma-copy: model = simulation, and copies are not priced as reductions"
+else
+  echo "FAIL: maxrate --gamma-copy:"; cat "$tmp/copy.csv" "$tmp/nocopy.csv" "$tmp/err"; fail=1
+fi
 exit $fail

@@ -62,8 +62,8 @@ static void write_samples(const char *path, const cs_model *mo, int l0, int l1, 
             if (j && (m < 2 || sizes[1] > (16L << 20))) continue;
             double t = price(mo, kinds[k], (double)sizes[j]) * scale(kinds[k], sizes[j], l) *
                        (1 + noise());
-            cs_csv_calib_row(f, cs_csv_calib_kind(kinds[k]), local ? "0" : "0-1", 1, sizes[j], r,
-                             t, l);
+            cs_csv_calib_row(f, cs_csv_calib_kind(kinds[k]), local ? "0" : "0-1", 1, sizes[j], r, t,
+                             l);
           }
         }
       }
@@ -121,8 +121,9 @@ int main(void) {
   check(D.n == 9 && nq[CS_DRIFT_NET] == 3 && nq[CS_DRIFT_REDUCE] == 3 && nq[CS_DRIFT_COPY] == 3,
         "plan: one exchange probe per network segment (3), three spread sizes for the "
         "reduction (2 segments) and the copy (priced as reductions)");
-  check(in_seg && D.p[0].kind == CS_CALIB_XCHG_INTRA, "plan: the exchange (the platform's fit), "
-                                                       "each probe inside its segment");
+  check(in_seg && D.p[0].kind == CS_CALIB_XCHG_INTRA,
+        "plan: the exchange (the platform's fit), "
+        "each probe inside its segment");
   check(near(D.p[0].price, mo.net.a[0] + mo.net.b[0] * (double)D.p[0].bytes) &&
             near(D.p[8].price, cs_pw_eval(&mo.local, (double)D.p[8].bytes)),
         "prices: the platform's segments (a copy as a reduction without copy segments)");
@@ -156,8 +157,19 @@ int main(void) {
     cs_val_set_init(&PL[l]);
     cs_val_add_case(&PL[l], "ring", 1 << 20, 2e-4, 2e-4, 1e-4, 0.9e-4, 1.1e-4, 1, NAN, NAN);
   }
-  cs_val_info info = {"MPI_Allreduce", 2, "p.xml", comment, "v.csv", NULL, 0.5, 0.5, 2, 0, 0,
-                      0.25, 0.15, 3, &D, PL};
+  cs_val_info info = {.coll = "MPI_Allreduce",
+                      .np = 2,
+                      .platform = "p.xml",
+                      .calibration = comment,
+                      .csv = "v.csv",
+                      .load_before = 0.5,
+                      .load_after = 0.5,
+                      .cores = 2,
+                      .target_all = 0.25,
+                      .target_large = 0.15,
+                      .launches = 3,
+                      .drift = &D,
+                      .per_launch = PL};
   const char *text = report_text(&V, &info);
   check(text && strstr(text, "median drift 1") && strstr(text, "**holds**") &&
             !strstr(text, "NOT hold") && strstr(text, "## Drift probes"),

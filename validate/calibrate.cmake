@@ -57,9 +57,11 @@ if(CMAKE_SCRIPT_MODE_FILE)
     endif()
   elseif(MODE STREQUAL "smpi")
     # A simulated machine with known parameters (2 nodes x 3 ranks, RN binds from
-    # k = 3): calibrate must find them again in the platform it writes.
+    # k = 3; copies 3x cheaper than reductions): calibrate must find them again in
+    # the platform it writes.
     run("${CLI}" platform maxrate --nodes 2 --ppn 3 --alpha 2e-6 --Rb 4e9 --RN 9e9 --alpha-l 5e-7
-        --beta-l 1e-10 --gamma 3e-10 --out "${DIR}/in.xml" --hostfile "${DIR}/in.hostfile")
+        --beta-l 1e-10 --gamma 3e-10 --gamma-copy 1e-10 --out "${DIR}/in.xml"
+        --hostfile "${DIR}/in.hostfile")
     run("${CLI}" calibrate --backend smpi --platform "${DIR}/in.xml" --hostfile "${DIR}/in.hostfile"
         --np 6 --quick --out "${DIR}/out.xml")
     foreach(pair "alpha;2e-6" "alpha_l;5e-7" "beta_l;1e-10" "Rb;4e9" "RN;9e9" "gamma;3e-10")
@@ -68,6 +70,15 @@ if(CMAKE_SCRIPT_MODE_FILE)
       string(REGEX MATCH "written: [^\n]*\n[^\n]*" written "${OUT}")
       expect_near("${written}" ${name} ${want} 0.01)
     endforeach()
+    # A maxrate platform prices copies with their own fit (per byte), not as reductions;
+    # the verification re-measures them under smpirun.
+    file(READ "${DIR}/out.xml" xml)
+    string(REGEX MATCH "copy=0:0:[0-9.eE+-]+" copy "${xml}")
+    string(REPLACE "copy=0:0:" " copy " copy "${copy}")
+    expect_near("${copy}" copy 1e-10 0.01)
+    if(NOT OUT MATCHES "copy     every size against the 1 segments")
+      fail("the verification did not re-measure the copies")
+    endif()
     if(NOT OUT MATCHES "verify: ok")
       fail("the verification step did not report ok")
     endif()

@@ -403,6 +403,26 @@ static void seg_to_pw(const cs_segfit *g, int net, double min_b, const cs_calib_
   }
 }
 
+/* A platform of one line per quantity (--linear, maxrate): copies cost the cs_copy
+ * fit's slope per byte, as reductions cost gamma per byte (no call overhead:
+ * the same form as `collsim platform --gamma-copy`), instead of a reduction's
+ * price. Appends what was done to note. */
+static void copy_per_byte(const cs_calib_analysis *A, cs_platform *pl, char *note, size_t len,
+                          size_t *nl) {
+  if (A->memcpy.ok && A->memcpy.f.b > 0) {
+    memset(&pl->copy, 0, sizeof pl->copy);
+    pl->copy.n = 1;
+    pl->copy.b[0] = A->memcpy.f.b;
+    *nl += (size_t)snprintf(note + *nl, *nl < len ? len - *nl : 0,
+                            "local copies: gamma_copy = the cs_copy fit's slope, per byte (the "
+                            "hosts' collsim-local-copy).\n");
+  } else {
+    *nl += (size_t)snprintf(note + *nl, *nl < len ? len - *nl : 0,
+                            "local copies: no copy fit (%s): priced as reductions.\n",
+                            A->memcpy.ok ? "non-positive slope" : A->memcpy.err);
+  }
+}
+
 int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis *A, int linear,
                              int pingpong, cs_calib_platform *C) {
   char err[256];
@@ -458,6 +478,7 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
         "gamma = MPI_Reduce_local fit.\n");
     if (linear) {
       NOTE("--linear: one line each, no segments.\n");
+      copy_per_byte(A, &C->pl, C->note, sizeof C->note, &nl);
     } else {
       int adj = 0;
       if (L->seg_ok && L->seg.nseg > 1) {
@@ -528,6 +549,7 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
       NOTE("alpha_l, beta_l: no intra-node pair measured, copied from alpha, beta;\n");
     }
     NOTE("gamma = MPI_Reduce_local fit.\n");
+    copy_per_byte(A, &C->pl, C->note, sizeof C->note, &nl);
   }
 #undef NOTE
   if (cs_platform_check(&C->pl, err, sizeof err)) goto bad;
