@@ -163,7 +163,7 @@ static int validate_one(int argc, char **argv) {
   /* Drift probes: calibrate's own measurements at a few sizes of each regime,
    * taken between the sizes in every launch (validate/drift.h). */
   char *calib = cs_val_platform_calibration(q.xml);
-  static cs_drift D;
+  static cs_drift D; /* ~100 KB: per probe and launch (not on the stack) */
   char spec[2048], probestem[4200];
   cs_drift_plan(&D, &mo, calib, q.xml, launches);
   cs_drift_spec(&D, spec, sizeof spec);

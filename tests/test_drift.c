@@ -212,6 +212,13 @@ int main(void) {
   check(D.p[1].flag_all == -1 && s.beyond == 1 && s.drifted == 0,
         "one exchange probe at 0.5x: beyond the band, but the network did not drift (1 of 3)");
 
+  /* ---- a --net pingpong platform: the ping-pong, of which these samples have none ---- */
+  char pp[1024];
+  snprintf(pp, sizeof pp, "Raw samples: %s\nalpha, beta = the intra-node ping-pong fit,\n", cal);
+  cs_drift_plan(&D, &mo, pp, NULL, 3);
+  check(D.n == 6 && D.p[0].kind == CS_CALIB_REDUCE,
+        "a ping-pong platform is probed with the ping-pong, not the exchange");
+
   /* ---- nothing to compare with ---- */
   cs_drift_plan(&D, &mo, "a platform without a calibration", NULL, 3);
   check(D.n == 0 && strstr(D.why, "names no calibration samples"),

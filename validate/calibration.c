@@ -460,6 +460,8 @@ int cs_calib_choose_platform(const cs_calib_samples *S, const cs_calib_analysis 
     C->pl.beta = L->f.b;
     C->pl.alpha = envelope_alpha(L->f.a, L->f.b);
     C->pl.gamma = gamma;
+    /* "exchange fit" / "ping-pong fit": validate's drift probes (drift.c) read
+     * from this note which the network was fitted to. */
     if (S->nodes == 1)
       NOTE("abg (one node measured): alpha, beta = the intra-node %s fit,\n", op);
     else

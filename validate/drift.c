@@ -73,8 +73,9 @@ static void add_probe(cs_drift *D, const cs_calib_series *s, int launches, int k
   for (int l = 0; l < CS_MAX_LAUNCHES; l++) p->med[l] = p->lo[l] = p->hi[l] = NAN;
 }
 
-/* Probes of series kind: a size in the middle of each segment of pw (none:
- * three sizes spread over the range), each priced by price(mo, arg, m). */
+/* Probes of series kind: a size in the middle of each segment of pw (fewer than
+ * three segments, or none: three sizes spread over the range), each priced by
+ * price(mo, arg, m). */
 static void plan_kind(cs_drift *D, const cs_calib_samples *S, int kind, const cs_pw *pw,
                       const cs_model *mo, int arg, double (*price)(const cs_model *, int, double)) {
   const cs_calib_series *s = &S->s[kind];
