@@ -275,9 +275,9 @@ static const char *drift_cell(double med, double lo, double hi, int flag, char *
   if (!isfinite(med))
     snprintf(buf, len, "-");
   else if (isfinite(lo) && isfinite(hi))
-    snprintf(buf, len, "%s%.3gx [%.3g, %.3g]%s", flag ? "**" : "", med, lo, hi, flag ? "**" : "");
+    snprintf(buf, len, "%s%.2fx [%.2f, %.2f]%s", flag ? "**" : "", med, lo, hi, flag ? "**" : "");
   else
-    snprintf(buf, len, "%s%.3gx%s", flag ? "**" : "", med, flag ? "**" : "");
+    snprintf(buf, len, "%s%.2fx%s", flag ? "**" : "", med, flag ? "**" : "");
   return buf;
 }
 
@@ -314,7 +314,7 @@ static void drift_finding(FILE *f, const cs_val_info *I) {
   fprintf(f,
           "- **Machine state** (drift = a probe of calibrate's own measurements, taken now "
           "between the sizes, / its price on the calibrated platform; %d probes): median drift "
-          "%.3gx (%.3g .. %.3g), %d probe%s beyond the calibration's own spread: ",
+          "%.2fx (%.2f .. %.2f), %d probe%s beyond the calibration's own spread: ",
           s.measured, s.median, s.min, s.max, s.beyond, s.beyond == 1 ? "" : "s");
   if (s.drifted == 0) {
     fprintf(f,
@@ -329,13 +329,13 @@ static void drift_finding(FILE *f, const cs_val_info *I) {
       if (!q->drifted) continue;
       faster += q->drifted < 0;
       slower += q->drifted > 0;
-      fprintf(f, "%s %s: median drift %.3gx, %d of %d probes %s the calibration's spread (",
+      fprintf(f, "%s %s: median drift %.2fx, %d of %d probes %s the calibration's spread (",
               j++ ? ";" : "", cs_drift_quantity_name(k), q->median,
               q->drifted < 0 ? q->below : q->above, q->probes, q->drifted < 0 ? "below" : "above");
       for (int i = 0, m = 0; i < D->n; i++) {
         const cs_drift_probe *p = &D->p[i];
         if (cs_drift_quantity(p->kind) != k || p->flag_all != q->drifted) continue;
-        fprintf(f, "%s%s %.3gx against %.3g .. %.3g", m++ ? ", " : "",
+        fprintf(f, "%s%s %.2fx against %.2f .. %.2f", m++ ? ", " : "",
                 cs_drift_name(p, b1, sizeof b1), p->agg.median, p->band_lo, p->band_hi);
       }
       fprintf(f, "), launches");
@@ -360,7 +360,7 @@ static void drift_finding(FILE *f, const cs_val_info *I) {
       cs_drift_summarize(D, l, &s);
       fprintf(f, "  - Launch %d: ", l + 1);
       if (s.measured)
-        fprintf(f, "median drift %.3gx, %d of %d probes beyond, %s; ", s.median, s.beyond,
+        fprintf(f, "median drift %.2fx, %d of %d probes beyond, %s; ", s.median, s.beyond,
                 s.measured, s.drifted ? "**drifted**" : "holds");
       else
         fprintf(f, "no drift probes (%s); ",
@@ -396,7 +396,7 @@ static void drift_section(FILE *f, const cs_val_info *I) {
     const cs_drift_probe *p = &D->p[i];
     fprintf(f, "| %s | %s | ", cs_drift_name(p, b1, sizeof b1), secs(p->price, b2, sizeof b2));
     if (isfinite(p->band_lo))
-      fprintf(f, "%.3gx, %.3g .. %.3g |", p->cal_ratio, p->band_lo, p->band_hi);
+      fprintf(f, "%.2fx, %.2f .. %.2f |", p->cal_ratio, p->band_lo, p->band_hi);
     else
       fprintf(f, "- (no calibration samples at this size) |");
     for (int l = 0; l < D->launches; l++)
