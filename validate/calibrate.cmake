@@ -55,6 +55,22 @@ if(CMAKE_SCRIPT_MODE_FILE)
     if(NOT OUT MATCHES "RESULT p=${np} passed=[1-9][0-9]* failed=0")
       fail("MPI_Allreduce on the calibrated platform did not pass")
     endif()
+    # validate on that platform, one launch of one size: the driver takes the drift
+    # probes between the sizes (sim/calibrate.c through bench) into the launch's
+    # probes file, and the report judges the machine's state from them.
+    run("${CLI}" validate --platform "${DIR}/p.xml" --out "${DIR}/val" --coll allreduce
+        --algos butterfly --np 2 --bytes 1024 --type double --launches 1 --reps 5)
+    if(NOT OUT MATCHES "Machine state\\*\\* \\(drift[^;]*; ([0-9]+) probes\\): median drift")
+      fail("the report does not judge the machine's state from drift probes")
+    endif()
+    set(nprobes "${CMAKE_MATCH_1}")
+    file(STRINGS "${DIR}/val/probes-allreduce-p2-L1.csv" rows REGEX "^(xchg_intra|reduce|memcpy),")
+    list(LENGTH rows nrows)
+    math(EXPR want "${nprobes} * 12")
+    if(NOT nrows EQUAL want)
+      fail("${nrows} probe samples in the launch's file, expected ${nprobes} probes x 12")
+    endif()
+    message("ok: validate took ${nrows} samples of ${nprobes} drift probes and judged the state")
   elseif(MODE STREQUAL "smpi")
     # A simulated machine with known parameters (2 nodes x 3 ranks, RN binds from
     # k = 3; copies 3x cheaper than reductions): calibrate must find them again in
