@@ -236,7 +236,7 @@ static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), co
 }
 static __attribute__((noinline)) void coro_switch(coro *from, coro *to) {
   volatile char here = 0;
-  from->low = (char *)(uintptr_t)&here - 1024;
+  from->low = (char *)((uintptr_t)&here - 1024);
   swapcontext(&from->ctx, &to->ctx);
 }
 static char *coro_low(const coro *c) { return c->low; }
