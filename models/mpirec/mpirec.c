@@ -262,7 +262,7 @@ typedef struct {
 } rank_t;
 
 /* All ranks run on one stack: the scheduler copies the used part of a
- * rank's stack (1.4-2.8 KiB at a block for the kernels of issue 13) out
+ * rank's stack (0.8-2.2 KiB at a block for the kernels of issue 13) out
  * into the rank's save area when it switches out, and back before it
  * resumes. Separate stacks (128 KiB apart, as before) cost one page per
  * rank at least, first touched at ~15 us on the VMs we measured: about
@@ -1300,7 +1300,7 @@ static void save_stack(rank_t *rk) {
   size_t d = (size_t)(E.top - coro_low(&rk->ctx));
   if (d > rk->cap) {
     /* 256 bytes of headroom: a rank's depth at a block varies by a few
-     * frames' worth (ceilhalf allreduce: 2176-2241 bytes), and an area
+     * frames' worth (ceilhalf allreduce: 1424-1648 bytes), and an area
      * that grows leaves the old one unused. */
     size_t cap = (d + 256 + 63) & ~(size_t)63;
     if (E.saves_used + cap > SAVE_BYTES) {
