@@ -74,8 +74,11 @@ static int refuse(const cs_algo_info *a, const cs_args *x, int rc, int why, cons
   return rc;
 }
 
-static int run(const cs_algo_info *a, const cs_args *x) {
-  const cs_fn f = fns[a->index];
+/* MPI_SUCCESS if the call may run: valid, and within the row's
+ * restrictions; else the refusal's code. Apart from run, so that its
+ * buffers are not on the stack while the kernel runs (the models run p
+ * ranks on one stack and copy each rank's used part at every block). */
+static __attribute__((noinline)) int admit(const cs_algo_info *a, const cs_args *x) {
   char why[256], msg[400];
   /* The library's own collective checks its calls itself (and may differ
    * from MPI's table: sim/check.c reports that as a library deviation). */
@@ -99,6 +102,12 @@ static int run(const cs_algo_info *a, const cs_args *x) {
                   "reduces in its own order, so with floating-point MPI_SUM/MPI_PROD or a "
                   "user op the ranks could get different bits (use an algorithm of this "
                   "collective without that restriction: collsim list)");
+  return MPI_SUCCESS;
+}
+
+static int run(const cs_algo_info *a, const cs_args *x) {
+  const cs_fn f = fns[a->index];
+  CS_CHECK(admit(a, x));
   /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
   const cs_ctx *ctx = x->ctx;
   if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));

@@ -81,19 +81,30 @@ void cs_prog_free(cs_prog *g) {
   g->arena = NULL;
 }
 
+void cs_populate_ahead(char *base, size_t size, size_t *populated, size_t end) {
+  if (end <= *populated) return;
+  /* Without MADV_POPULATE_WRITE (Linux < 5.14) the pages fault in on use. */
+  size_t n = *populated / 2;
+  if (n < POPULATE_MIN) n = POPULATE_MIN;
+  if (n > POPULATE_MAX) n = POPULATE_MAX;
+  if (n < end - *populated) n = end - *populated;
+  /* Whole multiples of 64 KiB (so of any page size): madvise refuses a
+   * start that is not page-aligned, and populated/2 stopped being one
+   * after 8 calls, so that until now every later call failed (EINVAL)
+   * and the pages faulted in one at a time. */
+  n = (n + POPULATE_MIN - 1) & ~(POPULATE_MIN - 1);
+  if (n > size - *populated) n = size - *populated;
+#ifdef MADV_POPULATE_WRITE
+  madvise(base + *populated, n, MADV_POPULATE_WRITE);
+#else
+  (void)base;
+#endif
+  *populated += n;
+}
+
 static cs_mop *chunk_new(cs_prog *g) {
   if (g->used + CS_CHUNK > g->size) return NULL;
-  if (g->used + CS_CHUNK > g->populated) {
-    /* Without MADV_POPULATE_WRITE (Linux < 5.14) the pages fault in on use. */
-    size_t n = g->populated / 2;
-    if (n < POPULATE_MIN) n = POPULATE_MIN;
-    if (n > POPULATE_MAX) n = POPULATE_MAX;
-    if (n > g->size - g->populated) n = g->size - g->populated;
-#ifdef MADV_POPULATE_WRITE
-    madvise(g->arena + g->populated, n, MADV_POPULATE_WRITE);
-#endif
-    g->populated += n;
-  }
+  cs_populate_ahead(g->arena, g->size, &g->populated, g->used + CS_CHUNK);
   cs_mop *c = (cs_mop *)(void *)(g->arena + g->used);
   g->used += CS_CHUNK;
   return c;

@@ -63,6 +63,12 @@ static inline const cs_mop *cs_rprog_after(const cs_rprog *pr, const cs_mop *o) 
   return o + 1 == pr->tail ? NULL : cs_mop_next(o);
 }
 
+/* Makes the pages of base[0, end) present ahead of use, in bulk
+ * (MADV_POPULATE_WRITE): *populated bytes from base are already, and each
+ * call populates at least half as many again (64 KiB to 8 MiB), never
+ * beyond size. Shared by the programs' arena and the recording MPI's
+ * stack save areas (models/mpirec/mpirec.c). */
+void cs_populate_ahead(char *base, size_t size, size_t *populated, size_t end);
 /* p empty programs (0), or -1 with no memory; cs_prog_free frees them. */
 int cs_prog_init(cs_prog *g, int p);
 void cs_prog_free(cs_prog *g);

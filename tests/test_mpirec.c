@@ -104,6 +104,31 @@ static void bad(int r, void *arg) {
   MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+/* Each rank sends its rank right and receives its left neighbour's into
+ * a buffer on its stack: rank 0 blocks first, and rank p-1's send writes
+ * into rank 0's saved stack (the ranks share one stack). */
+static int ring_bad;
+static void ring(int r, void *arg) {
+  (void)arg;
+  int p, left = -1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Sendrecv(&r, 1, MPI_INT, (r + 1) % p, 0, &left, 1, MPI_INT, (r + p - 1) % p, 0,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (left != (r + p - 1) % p) ring_bad++;
+}
+
+/* Recursion far deeper than the ranks' stack (64 KiB frames). */
+static long deep(int n) {
+  volatile char frame[64 << 10];
+  frame[0] = (char)n;
+  frame[sizeof frame - 1] = (char)n;
+  return n == 0 ? frame[0] : deep(n - 1) + frame[sizeof frame - 1];
+}
+static void overflow(int r, void *arg) {
+  (void)arg;
+  if (r == 1) csrec_fail("deep returned %ld", deep(1 << 12));
+}
+
 /* cs_lsum (algos/local.c) in O(1) for regular, even and single layouts
  * against the plain sum of counts, wrapped ranges and first outside [0, p)
  * included (the kernels' O(1) offsets rest on it). */
@@ -151,6 +176,18 @@ int main(void) {
   rc = csrec_run(3, 0, bad, NULL, &g, err, sizeof err);
   EXPECT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
          rc ? err : "(no error)");
+  cs_prog_free(&g);
+  /* A rank that overflows the stack fails the case with a message, and
+   * the next case runs. */
+  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
+  rc = csrec_run(3, 0, overflow, NULL, &g, err, sizeof err);
+  EXPECT(rc != 0 && strstr(err, "world rank 1 overflowed the ranks' stack"),
+         "a stack overflow must fail the case saying so: %s", rc ? err : "(no error)");
+  cs_prog_free(&g);
+  EXPECT(cs_prog_init(&g, 5) == 0, "no memory for 5 programs");
+  rc = csrec_run(5, 0, ring, NULL, &g, err, sizeof err);
+  EXPECT(rc == 0 && ring_bad == 0, "ring after an overflow: %s, %d wrong", rc ? err : "ran",
+         ring_bad);
   cs_prog_free(&g);
   printf("test_mpirec: %d failures\n", failures);
   return failures != 0;

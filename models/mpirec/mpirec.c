@@ -21,6 +21,8 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +32,7 @@
 #endif
 #include <string.h>
 #include <sys/mman.h>
-#ifndef __x86_64__
+#if !defined(__x86_64__) || defined(CSREC_UCONTEXT)
 #include <ucontext.h>
 #endif
 
@@ -178,8 +180,10 @@ static void msg_free(msg *m) {
 /* A context switch saves the callee-saved registers on the old stack and
  * takes the new one. On x86-64 this is a few instructions (ucontext's
  * swapcontext makes a system call per switch, which dominated the time of
- * a case); elsewhere ucontext serves. */
-#ifdef __x86_64__
+ * a case); elsewhere (or built with -DCSREC_UCONTEXT) ucontext serves.
+ * coro_low(c) is the lowest address of the stack that a switched-out c
+ * still uses. */
+#if defined(__x86_64__) && !defined(CSREC_UCONTEXT)
 typedef struct {
   void *sp;
 } coro;
@@ -214,9 +218,14 @@ static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), co
   c->sp = a - 7;
 }
 static void coro_switch(coro *from, coro *to) { csrec_switch(&from->sp, to->sp); }
+static char *coro_low(const coro *c) { return c->sp; }
 #else
+/* low: an address below everything the coroutine's frames use when it
+ * switches out (set by coro_switch from its own frame, with a margin for
+ * swapcontext's call; a red zone is 128 bytes on the ABIs that have one). */
 typedef struct {
   ucontext_t ctx;
+  char *low;
 } coro;
 static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), coro *link) {
   getcontext(&c->ctx);
@@ -225,13 +234,22 @@ static void coro_init(coro *c, char *stack, size_t size, void (*entry)(void), co
   c->ctx.uc_link = &link->ctx;
   makecontext(&c->ctx, entry, 0);
 }
-static void coro_switch(coro *from, coro *to) { swapcontext(&from->ctx, &to->ctx); }
+static __attribute__((noinline)) void coro_switch(coro *from, coro *to) {
+  volatile char here = 0;
+  from->low = (char *)((uintptr_t)&here - 1024);
+  swapcontext(&from->ctx, &to->ctx);
+}
+static char *coro_low(const coro *c) { return c->low; }
 #endif
 
 enum { R_READY, R_RECV, R_COLL, R_DONE };
 typedef struct {
   coro ctx;
-  int state, queued;
+  int state, queued, started;
+  /* The used part of the stack (depth bytes below its top) while the rank
+   * is switched out, in a save area of cap bytes. */
+  char *save;
+  size_t depth, cap;
   msg *head, *tail; /* messages sent to this rank and not yet received */
   /* A blocked receive: what it matches and where its data go. */
   MPI_Comm rcomm;
@@ -243,7 +261,21 @@ typedef struct {
   long live;
 } rank_t;
 
-#define STACK_BYTES (128 * 1024)
+/* All ranks run on one stack: the scheduler copies the used part of a
+ * rank's stack (0.8-2.2 KiB at a block for the kernels of issue 13) out
+ * into the rank's save area when it switches out, and back before it
+ * resumes. Separate stacks (128 KiB apart, as before) cost one page per
+ * rank at least, first touched at ~15 us on the VMs we measured: about
+ * half the CPU time of pricing 10^6 ranks and 4 GiB. The save areas are
+ * packed, from an arena populated ahead in bulk. Below the stack lie
+ * GUARD_BYTES of PROT_NONE: a rank that overflows the stack faults there,
+ * and the fault fails the case with a message (never a silent result).
+ * Ranks hand each other addresses of their stacks (receive buffers of
+ * blocked receives, setup collectives' arguments): live() maps such an
+ * address of a switched-out rank to its save area. */
+#define STACK_BYTES (8UL << 20)
+#define GUARD_BYTES (1UL << 20)
+#define SAVE_BYTES  (1UL << 38)
 #define ARENA_BYTES (1UL << 37)
 
 static struct {
@@ -256,8 +288,11 @@ static struct {
   void *arg;
   char err[512];
   int failed;
-  char *stacks;
-  size_t nstacks;
+  char *stack, *top;            /* the shared stack [top - STACK_BYTES, top), guard below */
+  char *saves;                  /* save areas: SAVE_BYTES reserved */
+  size_t saves_used, saves_pop; /* handed out in this run, populated */
+  sigjmp_buf overflow;          /* the scheduler, for a fault in the guard */
+  struct sigaction *old_segv;   /* SIGSEGV's action outside csrec_run */
   char *arena;
   size_t gcursor; /* arena cursor outside a run */
   long glive;
@@ -279,6 +314,19 @@ static int unsupported(const char *call) {
       "collsim's kernels use; native algorithms have no model)",
       call);
   return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+/* Where the data at address a of world rank w's stack are now: a itself
+ * if w runs or a is not on the shared stack, else in w's save area. */
+static void *live(int w, const void *a) {
+  const char *c = a;
+  if (w == E.cur || !E.top || c < E.top - STACK_BYTES || c >= E.top) return (void *)(uintptr_t)a;
+  const rank_t *rk = &E.r[w];
+  if (!rk->started || c < E.top - rk->depth) {
+    csrec_fail("recording MPI: world rank %d's stack address %p is not in use", w, a);
+    return (void *)(uintptr_t)a;
+  }
+  return rk->save + (c - (E.top - rk->depth));
 }
 
 static void push_op(int r, cs_mop op) { cs_prog_push(E.g, r, op); }
@@ -723,8 +771,9 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
      * buffer (a message it would truncate is left to wait_recv to fail). */
     if (m->bytes > 0 && m->bytes <= (long)rk->rcount * rk->rtype->size && !in_arena(buf) &&
         !in_arena(rk->rbuf)) {
+      void *rbuf = live(w, rk->rbuf);
       if (contiguous(dt)) {
-        unpack(buf, m->bytes, rk->rbuf, rk->rtype);
+        unpack(buf, m->bytes, rbuf, rk->rtype);
       } else {
         char *t = malloc((size_t)m->bytes);
         if (!t) {
@@ -732,7 +781,7 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
           return -1;
         }
         pack(buf, count, dt, t);
-        unpack(t, m->bytes, rk->rbuf, rk->rtype);
+        unpack(t, m->bytes, rbuf, rk->rtype);
         free(t);
       }
     }
@@ -878,25 +927,25 @@ static int cmp_split(const void *a, const void *b) {
   return 0;
 }
 
-/* Called by the last member to arrive: does the collective for everybody. */
-static void coll_do(MPI_Comm c) {
+/* The collective on the members' arguments A (comm rank order). */
+static void coll_run(MPI_Comm c, coll_args *A) {
   int n = c->size;
-  coll_args *a0 = c->slot[0];
+  coll_args *a0 = &A[0];
   for (int i = 1; i < n; i++)
-    if (((coll_args *)c->slot[i])->kind != a0->kind) {
+    if (A[i].kind != a0->kind) {
       csrec_fail("recording MPI: members of a communicator called different setup collectives");
       return;
     }
   switch (a0->kind) {
   case C_BARRIER: break;
   case C_BCAST: {
-    coll_args *root = c->slot[a0->root];
+    coll_args *root = &A[a0->root];
     long bytes = (long)root->count * root->dt->size;
     char *t = malloc((size_t)bytes + 1);
     if (!t) return csrec_fail("recording MPI: no memory in MPI_Bcast");
     pack(root->rbuf, root->count, root->dt, t);
     for (int i = 0; i < n; i++) {
-      coll_args *a = c->slot[i];
+      coll_args *a = &A[i];
       if (i != a0->root) unpack(t, bytes, a->rbuf, a->dt);
     }
     free(t);
@@ -907,20 +956,20 @@ static void coll_do(MPI_Comm c) {
     char *acc = malloc((size_t)bytes + 1);
     if (!acc) return csrec_fail("recording MPI: no memory in MPI_Allreduce");
     for (int i = 0; i < n; i++) {
-      coll_args *a = c->slot[i];
+      coll_args *a = &A[i];
       const void *in = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
       if (i == 0)
         memcpy(acc, in, (size_t)bytes);
       else
         csrec_reduce_local(in, acc, a0->count, a0->dt, a0->op);
     }
-    for (int i = 0; i < n; i++) memcpy(((coll_args *)c->slot[i])->rbuf, acc, (size_t)bytes);
+    for (int i = 0; i < n; i++) memcpy(A[i].rbuf, acc, (size_t)bytes);
     free(acc);
     break;
   }
   case C_ALLGATHER: {
     for (int j = 0; j < n; j++) {
-      coll_args *src = c->slot[j];
+      coll_args *src = &A[j];
       MPI_Datatype st = src->sbuf == MPI_IN_PLACE ? src->rtype : src->dt;
       int sn = src->sbuf == MPI_IN_PLACE ? src->rcount : src->count;
       const char *sb = src->sbuf == MPI_IN_PLACE
@@ -931,7 +980,7 @@ static void coll_do(MPI_Comm c) {
       if (!t) return csrec_fail("recording MPI: no memory in MPI_Allgather");
       pack(sb, sn, st, t);
       for (int i = 0; i < n; i++) {
-        coll_args *a = c->slot[i];
+        coll_args *a = &A[i];
         if (i == j && src->sbuf == MPI_IN_PLACE) continue;
         unpack(t, bytes, (char *)a->rbuf + (long)j * a->rcount * a->rtype->extent, a->rtype);
       }
@@ -947,7 +996,7 @@ static void coll_do(MPI_Comm c) {
       return csrec_fail("recording MPI: no memory in MPI_Comm_split");
     }
     for (int i = 0; i < n; i++) {
-      coll_args *a = c->slot[i];
+      coll_args *a = &A[i];
       v[3 * i] = a->color;
       v[3 * i + 1] = a->key;
       v[3 * i + 2] = i;
@@ -962,7 +1011,7 @@ static void coll_do(MPI_Comm c) {
         nc = comm_new(j - i, w);
         if (!nc) csrec_fail("recording MPI: no memory in MPI_Comm_split");
       }
-      for (int k = i; k < j; k++) *((coll_args *)c->slot[v[3 * k + 2]])->out = nc;
+      for (int k = i; k < j; k++) *A[v[3 * k + 2]].out = nc;
       i = j;
     }
     free(v);
@@ -972,10 +1021,27 @@ static void coll_do(MPI_Comm c) {
   case C_DUP: {
     MPI_Comm nc = comm_new(n, c->world);
     if (!nc) csrec_fail("recording MPI: no memory in MPI_Comm_dup");
-    for (int i = 0; i < n; i++) *((coll_args *)c->slot[i])->out = nc;
+    for (int i = 0; i < n; i++) *A[i].out = nc;
     break;
   }
   }
+}
+
+/* Called by the last member to arrive: does the collective for everybody,
+ * on their arguments as they are now (live: the others are switched out). */
+static void coll_do(MPI_Comm c) {
+  int n = c->size;
+  coll_args *A = calloc((size_t)n, sizeof *A);
+  if (!A) return csrec_fail("recording MPI: no memory in a setup collective");
+  for (int i = 0; i < n; i++) {
+    int w = c->self ? E.cur : c->world[i];
+    A[i] = *(coll_args *)live(w, c->slot[i]);
+    A[i].rbuf = live(w, A[i].rbuf);
+    if (A[i].sbuf != MPI_IN_PLACE) A[i].sbuf = live(w, A[i].sbuf);
+    A[i].out = live(w, A[i].out);
+  }
+  coll_run(c, A);
+  free(A);
 }
 
 /* Deposits this member's arguments; the last member to arrive does the
@@ -1228,6 +1294,81 @@ static void trampoline(void) {
   coro_switch(&E.r[w].ctx, &E.sched);
 }
 
+/* Copies the used part of the shared stack of rk, just switched out, into
+ * its save area (a larger one from the arena if it grew). */
+static void save_stack(rank_t *rk) {
+  size_t d = (size_t)(E.top - coro_low(&rk->ctx));
+  if (d > rk->cap) {
+    /* 256 bytes of headroom: a rank's depth at a block varies by a few
+     * frames' worth (ceilhalf allreduce: 1424-1648 bytes), and an area
+     * that grows leaves the old one unused. */
+    size_t cap = (d + 256 + 63) & ~(size_t)63;
+    if (E.saves_used + cap > SAVE_BYTES) {
+      csrec_fail("recording MPI: the ranks' stack save areas (%lu GiB) are exhausted",
+                 SAVE_BYTES >> 30);
+      rk->state = R_DONE; /* never resumed: the case fails */
+      return;
+    }
+    cs_populate_ahead(E.saves, SAVE_BYTES, &E.saves_pop, E.saves_used + cap);
+    rk->save = E.saves + E.saves_used;
+    rk->cap = cap;
+    E.saves_used += cap;
+  }
+  rk->depth = d;
+  memcpy(rk->save, E.top - d, d);
+}
+
+/* SIGSEGV while a case runs: a fault in the guard below the shared stack
+ * fails the case (back to the scheduler, on the alternate signal stack);
+ * any other fault is not ours: the previous action is put back and the
+ * access, executed again, takes it. */
+static void on_segv(int sig, siginfo_t *si, void *uc) {
+  (void)sig, (void)uc;
+  const char *a = si->si_addr;
+  if (E.cur >= 0 && a >= E.stack && a < E.stack + GUARD_BYTES) siglongjmp(E.overflow, 1);
+  sigaction(SIGSEGV, E.old_segv, NULL);
+}
+
+/* Runs the ranks of the run queue until it is empty. A fault in the guard
+ * (a rank's stack overflowed) comes back to the sigsetjmp here. */
+static void schedule(int p) {
+  struct sigaction act = {.sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK}, old_act;
+  static char altstack[64 << 10];
+  stack_t alt = {.ss_sp = altstack, .ss_size = sizeof altstack}, old_alt;
+  sigemptyset(&act.sa_mask);
+  sigaltstack(&alt, &old_alt);
+  sigaction(SIGSEGV, &act, &old_act);
+  E.old_segv = &old_act;
+  if (sigsetjmp(E.overflow, 1)) {
+    csrec_fail(
+        "recording MPI: world rank %d overflowed the ranks' stack of %lu MiB "
+        "(STACK_BYTES in models/mpirec/mpirec.c); the case is not priced",
+        E.cur, STACK_BYTES >> 20);
+    E.qlen = 0;
+  }
+  while (E.qlen > 0) {
+    int w = E.runq[E.qhead];
+    E.qhead = (E.qhead + 1) % p;
+    E.qlen--;
+    rank_t *rk = &E.r[w];
+    rk->queued = 0;
+    E.cur = w;
+    if (!rk->started) {
+      coro_init(&rk->ctx, E.top - STACK_BYTES, STACK_BYTES, trampoline, &E.sched);
+      rk->started = 1;
+    } else {
+      memcpy(E.top - rk->depth, rk->save, rk->depth);
+    }
+    coro_switch(&E.sched, &rk->ctx);
+    if (rk->state != R_DONE) save_stack(rk);
+    E.cur = -1;
+  }
+  E.cur = -1;
+  sigaction(SIGSEGV, &old_act, NULL);
+  sigaltstack(&old_alt, NULL);
+  E.old_segv = NULL;
+}
+
 int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *err, size_t errlen) {
   int *world = NULL, rc = 0;
   if (p < 1) {
@@ -1252,24 +1393,24 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
     tuned = 1;
   }
 #endif
-  if ((size_t)p > E.nstacks) {
-    /* Stacks are mapped once and reused; untouched pages cost nothing (a
-     * rank touches one or two pages: page faults are most of the cost of a
-     * case with thousands of ranks, so there are no guard pages, which
-     * would also split the mapping into 2p mappings, beyond Linux's default
-     * limit of 65530; 128 KiB is far more than a kernel's frames need). */
-    if (E.stacks) munmap(E.stacks, E.nstacks * STACK_BYTES);
-    void *s = mmap(NULL, (size_t)p * STACK_BYTES, PROT_READ | PROT_WRITE,
+  if (!E.stack) {
+    /* Mapped once and kept (untouched pages cost nothing). */
+    char *s = mmap(NULL, GUARD_BYTES + STACK_BYTES, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (s == MAP_FAILED) {
-      E.stacks = NULL;
-      E.nstacks = 0;
-      snprintf(err, errlen, "recording MPI: cannot map stacks for %d ranks", p);
+    void *v = mmap(NULL, SAVE_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s == MAP_FAILED || v == MAP_FAILED ||
+        mprotect(s + GUARD_BYTES, STACK_BYTES, PROT_READ | PROT_WRITE)) {
+      if (s != MAP_FAILED) munmap(s, GUARD_BYTES + STACK_BYTES);
+      if (v != MAP_FAILED) munmap(v, SAVE_BYTES);
+      snprintf(err, errlen, "recording MPI: cannot map the ranks' stack");
       return -1;
     }
-    E.stacks = s;
-    E.nstacks = (size_t)p;
+    E.stack = s;
+    E.top = s + GUARD_BYTES + STACK_BYTES;
+    E.saves = v;
   }
+  E.saves_used = 0;
   E.r = calloc((size_t)p, sizeof(rank_t));
   E.runq = malloc(sizeof(int) * (size_t)p);
   world = malloc(sizeof(int) * (size_t)p);
@@ -1294,21 +1435,8 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
   E.arg = arg;
   E.qhead = E.qlen = 0;
   E.running = 1;
-  for (int i = 0; i < p; i++) {
-    rank_t *rk = &E.r[i];
-    char *stack = E.stacks + (size_t)i * STACK_BYTES;
-    coro_init(&rk->ctx, stack, STACK_BYTES, trampoline, &E.sched);
-    make_ready(i);
-  }
-  while (E.qlen > 0) {
-    int w = E.runq[E.qhead];
-    E.qhead = (E.qhead + 1) % p;
-    E.qlen--;
-    E.r[w].queued = 0;
-    E.cur = w;
-    coro_switch(&E.sched, &E.r[w].ctx);
-    E.cur = -1;
-  }
+  for (int i = 0; i < p; i++) make_ready(i);
+  schedule(p);
   E.running = 0;
   for (int i = 0; i < p && !E.failed; i++)
     if (E.r[i].state != R_DONE)
