@@ -526,6 +526,27 @@ int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len
   return cs_topo_host_name(buf, len, node, cs_platform_hosts_per_rank(pl) ? local : -1);
 }
 
+int cs_platform_host_count(const cs_platform *pl) {
+  switch (pl->topology) {
+  case CS_TOPO_FLAT: return pl->np;
+  case CS_TOPO_HIER: return cs_platform_hosts_per_rank(pl) ? pl->np : pl->nodes;
+  default: return pl->slots;
+  }
+}
+
+int cs_platform_host_at(const cs_platform *pl, int i, char *buf, size_t len, int *cores,
+                        double *speed) {
+  if (i < 0 || i >= cs_platform_host_count(pl)) return -1;
+  /* speed_attr writes the shortest decimal that reads back as this double */
+  *speed = pl->gamma > 0 ? 1.0 / pl->gamma : CS_HUGE_SPEED;
+  if (pl->topology == CS_TOPO_FLAT || cs_platform_hosts_per_rank(pl)) {
+    *cores = 1; /* write_flat's cluster and write_lane_zone's hosts give no core count */
+    return cs_platform_host_name(pl, i, buf, len);
+  }
+  *cores = pl->ppn; /* write_node_zone's host, write_compact's cluster */
+  return cs_topo_host_name(buf, len, i, -1);
+}
+
 int cs_platform_parse_host(const char *host, int *node, int *local) {
   return cs_topo_parse_host(host, node, local);
 }
@@ -1433,4 +1454,47 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
     return -1;
   }
   return 0;
+}
+
+int cs_platform_read_generated(const char *path, cs_platform *pl) {
+  cs_platform r, g;
+  if (cs_platform_read(path, &r, NULL, 0) != 0 ||
+      cs_platform_init(kind_names[r.kind], &g, NULL, 0) != 0)
+    return -1;
+  /* The kind's defaults (a compact machine's links, which the line does not
+   * carry), then everything the line says. */
+  g.np = r.np;
+  g.nodes = r.nodes;
+  g.ppn = r.ppn;
+  g.lanes = r.lanes;
+  g.alpha = r.alpha;
+  g.beta = r.beta;
+  g.gamma = r.gamma;
+  g.alpha_l = r.alpha_l;
+  g.beta_l = r.beta_l;
+  g.Rb = r.Rb;
+  g.RN = r.RN;
+  g.Rx = r.Rx;
+  g.net = r.net;
+  g.local = r.local;
+  g.copy = r.copy;
+  if (cs_platform_check(&g, NULL, 0) != 0) return -1;
+  /* Written anew into a temporary file (standard C: this module needs no POSIX),
+   * then compared. */
+  enum { CHUNK = 65536 };
+  FILE *m = tmpfile(), *f = NULL;
+  char *a = malloc(2 * CHUNK);
+  int rc = a != NULL && m != NULL && cs_platform_write(m, NULL, &g) == 0 &&
+                   fseek(m, 0, SEEK_SET) == 0 && (f = fopen(path, "rb")) != NULL
+               ? 0
+               : -1;
+  size_t na, nb;
+  while (rc == 0 && (na = fread(a, 1, CHUNK, m), nb = fread(a + CHUNK, 1, CHUNK, f), na + nb > 0))
+    if (na != nb || memcmp(a, a + CHUNK, na) != 0) rc = -1;
+  if (rc == 0 && (ferror(m) || ferror(f))) rc = -1;
+  if (m != NULL) fclose(m);
+  if (f != NULL) fclose(f);
+  free(a);
+  if (rc == 0) *pl = g;
+  return rc;
 }

@@ -153,6 +153,21 @@ int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len
  */
 int cs_platform_hosts_per_rank(const cs_platform *pl);
 
+/*
+ * The hosts of the file cs_platform_write writes for *pl (checked), as SimGrid reads it:
+ * cs_platform_host_count of them; host i (0 <= i < count) has its name written into buf,
+ * its cores into *cores and its speed (flop/s, the file's 1/gamma) into *speed.  Abg: one
+ * host per rank (node<r>, 1 core); the hier kinds with more than one lane: one per rank
+ * (node<N>-<j>, 1 core); the other hier platforms: one per node (node<N>, ppn cores); the
+ * compact kinds: every node slot of the topology (node<s>, ppn cores), used or not.  The
+ * front door knows a generated file's hosts from this without starting SimGrid
+ * (cli/foreign.c); tests/platgen_hosts.sh holds it to what SimGrid reads.  Returns 0, or
+ * -1 if i is out of range or the name does not fit.
+ */
+int cs_platform_host_count(const cs_platform *pl);
+int cs_platform_host_at(const cs_platform *pl, int i, char *buf, size_t len, int *cores,
+                        double *speed);
+
 /* The node, local rank and lane of a rank.  Returns 0, or -1 if rank is out of range. */
 int cs_platform_locate(const cs_platform *pl, int rank, int *node, int *local, int *lane);
 
@@ -169,6 +184,15 @@ int cs_platform_parse_host(const char *host, int *node, int *local);
  * Rb, RN, Rx).  Returns 0, or -1 with a message in err.
  */
 int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen);
+
+/*
+ * Whether the file at path is, byte for byte, what cs_platform_write writes for the
+ * parameters of its collsim-model line (a file `collsim platform` or `collsim calibrate`
+ * wrote and nobody changed since).  Returns 0 and the checked parameters in *pl if so, -1
+ * if not (no such line, another content, an unreadable file): then only SimGrid knows what
+ * the file holds.
+ */
+int cs_platform_read_generated(const char *path, cs_platform *pl);
 
 /*
  * The smpirun command-line options that every simulation on these platforms needs for

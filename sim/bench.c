@@ -62,6 +62,19 @@
  * stats(); 12 leaves the interval inside the extremes). */
 #define CS_PROBE_SAMPLES 12
 
+/* Stack depth. Every simulated process runs on a stack of its own whose
+ * pages the kernel maps on first touch (about 10-15 us each on the VM of
+ * README's figures, and the unmapping again at the end), so the deepest
+ * point a process reaches decides what its stack costs. The bare SMPI
+ * program (benchmarks/floor.c) touches 2 pages per process; the frames on
+ * bench's path to the timed call must add none. Buffers of what runs once
+ * per case (the options, a verification, a row) therefore live in functions
+ * of their own that are not inlined into cs_bench_main (CS_OUTLINE), where
+ * they stayed reserved below every timed call (its frame was 2.5 KiB and
+ * each process touched a third page), and the --lib-cfg string is on the
+ * heap. */
+#define CS_OUTLINE __attribute__((noinline))
+
 typedef struct {
   cs_coll coll;
   char *algos;
@@ -78,11 +91,11 @@ typedef struct {
   const char *probes, *probes_out; /* drift probes (driver.h) and their samples file */
   int launch;                      /* the probes' launch column */
   int verify; /* 0: every row; 1 (--verify=library): native rows only; 2 (--verify=none): none */
-  int lib_charge;      /* simulation: the library's reductions charged (libcharge.h) */
-  MPI_Op libop;        /* the operation library rows get: op, or op charged */
-  const char *lib_cfg; /* the run's extra smpirun options (which algorithm ran) */
-  int smpi_ppn;        /* processes per SimGrid host if equal on all, else 0 */
-  int extra;           /* the CSV has the columns algo_ran, reduced_bytes, ... */
+  int lib_charge; /* simulation: the library's reductions charged (libcharge.h) */
+  MPI_Op libop;   /* the operation library rows get: op, or op charged */
+  char *lib_cfg;  /* the run's extra smpirun options (which algorithm ran), or NULL */
+  int smpi_ppn;   /* processes per SimGrid host if equal on all, else 0 */
+  int extra;      /* the CSV has the columns algo_ran, reduced_bytes, ... */
 } bench_opts;
 
 static int parse_longs(const char *s, long **out) {
@@ -274,6 +287,11 @@ typedef struct {
 } sim_proc;
 
 static sim_board *sim_board_get(int p) {
+  /* Looked up once per process (a getenv and a strtoull at every agreement
+   * were 2.6k instructions per process, callgrind at 1024 ranks); the cache
+   * is per process under privatization, shared without, and right either way. */
+  static sim_board *known;
+  if (known && known->p == p) return known;
   static const char key[] = "COLLSIM_BENCH_BOARD";
   const char *e = getenv(key);
   sim_board *b = e ? (sim_board *)(uintptr_t)strtoull(e, NULL, 16) : NULL;
@@ -296,6 +314,7 @@ static sim_board *sim_board_get(int p) {
             b->p);
     abort();
   }
+  known = b;
   return b;
 }
 #endif
@@ -403,8 +422,9 @@ static const char *row_ran(const bench_opts *o, const cs_algo_info *a, const cha
  * formulas). Rank 0 writes a verify line for a case that is wrong (a KNOWN
  * library defect or not) or too large to check. Returns 1 on every rank iff
  * the case is wrong: it is then not timed and has no row. */
-static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *name,
-                        const bench_bufs *b, long total, long tb, MPI_Comm comm, FILE *out) {
+CS_OUTLINE static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *name,
+                                   const bench_bufs *b, long total, long tb, MPI_Comm comm,
+                                   FILE *out) {
   int p, r;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &r);
@@ -556,8 +576,8 @@ static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm c
 }
 
 /* Rank 0 (the one with out): an algorithm's samples (if asked) and its row. */
-static void emit_row(const bench_opts *o, algo_run *ar, int p, long total, long tb, int simulated,
-                     FILE *out) {
+CS_OUTLINE static void emit_row(const bench_opts *o, algo_run *ar, int p, long total, long tb,
+                                int simulated, FILE *out) {
   int n = ar->n;
   double *times = ar->times;
   if (out == NULL || n <= 0) return;
@@ -686,82 +706,119 @@ out:
   return rc;
 }
 
-int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
-  char lib_cfg[1024] = ""; /* --lib-cfg options, joined (per process: not a static) */
-  int r;
-  MPI_Comm_rank(comm, &r);
-  bench_opts o;
-  memset(&o, 0, sizeof o);
-  o.coll = CS_NCOLL;
-  o.reps = 1;
-  o.dt = MPI_BYTE;
-  o.op = MPI_BOR;
+/* The driver's options into *o (p processes); 0, or 2 for bad arguments.
+ * Defaults (the front door leaves out options that have them, cli/bench.c):
+ * --type byte, --root 0, --in-place 0, --reps 1, --warmup 0, --time-limit 0. */
+CS_OUTLINE static int parse_opts(int argc, char **argv, int p, bench_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->coll = CS_NCOLL;
+  o->reps = 1;
+  o->dt = MPI_BYTE;
+  o->op = MPI_BOR;
   const char *bytes = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define ARG(name) (!strcmp(argv[i], name) && v && ++i)
     if (ARG("--coll")) {
       int c = cs_coll_by_name(v);
-      if (c < 0) goto usage;
-      o.coll = (cs_coll)c;
+      if (c < 0) return 2;
+      o->coll = (cs_coll)c;
     } else if (ARG("--algos"))
-      o.algos = (char *)v;
+      o->algos = (char *)v;
     else if (ARG("--bytes"))
       bytes = v;
     else if (ARG("--reps"))
-      o.reps = atoi(v);
+      o->reps = atoi(v);
     else if (ARG("--warmup"))
-      o.warmup = atoi(v);
+      o->warmup = atoi(v);
     else if (ARG("--time-limit"))
-      o.time_limit = atof(v);
+      o->time_limit = atof(v);
     else if (ARG("--root"))
-      o.root = atoi(v);
+      o->root = atoi(v);
     else if (ARG("--in-place"))
-      o.inplace = atoi(v);
+      o->inplace = atoi(v);
     else if (ARG("--out"))
-      o.out = v;
+      o->out = v;
     else if (!strncmp(argv[i], "--layout=", 9))
-      o.single = !strcmp(argv[i] + 9, "single");
+      o->single = !strcmp(argv[i] + 9, "single");
     else if (!strncmp(argv[i], "--samples=", 10))
-      o.samples = argv[i] + 10;
+      o->samples = argv[i] + 10;
     else if (!strncmp(argv[i], "--probes=", 9))
-      o.probes = argv[i] + 9;
+      o->probes = argv[i] + 9;
     else if (!strncmp(argv[i], "--probes-out=", 13))
-      o.probes_out = argv[i] + 13;
+      o->probes_out = argv[i] + 13;
     else if (!strncmp(argv[i], "--launch=", 9))
-      o.launch = atoi(argv[i] + 9);
+      o->launch = atoi(argv[i] + 9);
     else if (!strcmp(argv[i], "--verify=library"))
-      o.verify = 1;
+      o->verify = 1;
     else if (!strcmp(argv[i], "--verify=none"))
-      o.verify = 2;
+      o->verify = 2;
     else if (!strncmp(argv[i], "--lib-charge=", 13))
-      o.lib_charge = atoi(argv[i] + 13);
+      o->lib_charge = atoi(argv[i] + 13);
     else if (!strncmp(argv[i], "--lib-cfg=", 10)) {
-      /* one option per argument (smpirun splits arguments at spaces) */
-      size_t n = strlen(lib_cfg);
-      snprintf(lib_cfg + n, sizeof lib_cfg - n, "%s%s", n ? " " : "", argv[i] + 10);
-      o.lib_cfg = lib_cfg;
+      /* one option per argument (smpirun splits arguments at spaces), joined */
+      const char *w = argv[i] + 10;
+      size_t n = o->lib_cfg ? strlen(o->lib_cfg) : 0;
+      char *c = realloc(o->lib_cfg, n + strlen(w) + 2);
+      if (!c) return 2;
+      snprintf(c + n, strlen(w) + 2, "%s%s", n ? " " : "", w);
+      o->lib_cfg = c;
     } else if (ARG("--type")) {
       if (!strcmp(v, "byte"))
-        o.dt = MPI_BYTE, o.op = MPI_BOR;
+        o->dt = MPI_BYTE, o->op = MPI_BOR;
       else if (!strcmp(v, "int"))
-        o.dt = MPI_INT, o.op = MPI_SUM;
+        o->dt = MPI_INT, o->op = MPI_SUM;
       /* double: MPI_MAX, at the same cost as MPI_SUM: allreduce circulant
        * refuses floating-point sums (CS_ASSOCIATIVE). */
       else if (!strcmp(v, "double"))
-        o.dt = MPI_DOUBLE, o.op = MPI_MAX;
+        o->dt = MPI_DOUBLE, o->op = MPI_MAX;
       else
-        goto usage;
+        return 2;
     } else
-      goto usage;
+      return 2;
 #undef ARG
   }
-  if (o.coll == CS_NCOLL || !o.algos || !bytes || !o.out || o.reps < 1 || o.warmup < 0) goto usage;
-  int p;
+  if (o->coll == CS_NCOLL || !o->algos || !bytes || !o->out || o->reps < 1 || o->warmup < 0)
+    return 2;
+  if (o->root < 0 || o->root >= p) return 2;
+  o->nbytes = parse_longs(bytes, &o->bytes);
+  return o->nbytes < 1 ? 2 : 0;
+}
+
+/* Simulation with --lib-charge: the charged operation library rows get, and
+ * the charging of the library's copies; 0, or 2 with the reason said by rank 0. */
+CS_OUTLINE static int lib_charge_setup(bench_opts *o, int r) {
+  if (cs_libcharge_wrap(o->op, &o->libop) != MPI_SUCCESS) {
+    if (r == 0) fprintf(stderr, "collsim bench: cannot create the charged operation\n");
+    return 2;
+  }
+#ifdef SMPI_H
+  char why[256];
+  if (cs_libcharge_copies(why, sizeof why) != 0) {
+    if (r == 0)
+      fprintf(stderr,
+              "collsim bench: cannot charge the library's copies: %s (--lib-charge off runs the "
+              "library as SMPI does)\n",
+              why);
+    return 2;
+  }
+#endif
+  return 0;
+}
+
+int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
+  int r, p;
+  MPI_Comm_rank(comm, &r);
   MPI_Comm_size(comm, &p);
-  if (o.root < 0 || o.root >= p) goto usage;
-  o.nbytes = parse_longs(bytes, &o.bytes);
-  if (o.nbytes < 1) goto usage;
+  bench_opts o;
+  if (parse_opts(argc, argv, p, &o)) {
+    if (r == 0)
+      fprintf(stderr,
+              "collsim-driver bench: bad arguments (normally started by ./collsim bench)\n");
+    free(o.bytes);
+    free(o.lib_cfg);
+    return 2;
+  }
 #ifdef SMPI_H
   int simulated = 1;
 #else
@@ -771,21 +828,11 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   cs_shared_buffers = simulated;
   o.libop = o.op;
   if (!simulated) o.lib_charge = 0; /* a real library pays for its work itself */
-  if (o.lib_charge && cs_libcharge_wrap(o.op, &o.libop) != MPI_SUCCESS) {
-    if (r == 0) fprintf(stderr, "collsim bench: cannot create the charged operation\n");
+  if (o.lib_charge && lib_charge_setup(&o, r)) {
+    free(o.bytes);
+    free(o.lib_cfg);
     return 2;
   }
-#ifdef SMPI_H
-  char why[256];
-  if (o.lib_charge && cs_libcharge_copies(why, sizeof why) != 0) {
-    if (r == 0)
-      fprintf(stderr,
-              "collsim bench: cannot charge the library's copies: %s (--lib-charge off runs the "
-              "library as SMPI does)\n",
-              why);
-    return 2;
-  }
-#endif
   FILE *out = NULL;
   int bad = 0;
   if (r == 0) {
@@ -831,10 +878,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   cs_probes_close(P);
   if (out) fclose(out);
   free(o.bytes);
+  free(o.lib_cfg);
   if (o.libop != o.op) cs_libcharge_free(&o.libop);
   return rc;
-usage:
-  if (r == 0)
-    fprintf(stderr, "collsim-driver bench: bad arguments (normally started by ./collsim bench)\n");
-  return 2;
 }

@@ -174,6 +174,14 @@ add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>
 # host:N hostfile lines, unknown hosts, --smpi-network (docs/byo-platform.md).
 add_test(NAME foreign_platform COMMAND bash ${T}/foreign_platform.sh ${CLI} ${T}/platforms)
 set_tests_properties(foreign_platform PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+# The hosts of a generated file as the front door takes them from the
+# generator (no SimGrid run before the simulation), held to what SimGrid reads
+# for every platform kind; an edited file is read by SimGrid (platgen_hosts.sh).
+add_executable(platgen_hosts ${T}/platgen_hosts.c)
+target_link_libraries(platgen_hosts collsim)
+add_test(NAME platgen_hosts COMMAND bash ${T}/platgen_hosts.sh ${CLI} $<TARGET_FILE:platgen_hosts>
+                                         $<TARGET_FILE:platseg_write>)
+set_tests_properties(platgen_hosts PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
 # Report findings (findings/): winners, ratios, bands, crossovers, anomalies
 # and guideline violations equal the numbers of CSVs written for the test.
