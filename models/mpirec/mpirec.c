@@ -36,6 +36,11 @@
 #include <ucontext.h>
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define CS_ASAN 1
+#endif
+
 #include "mpi.h"
 #include "mpirec.h"
 #include "topo.h"
@@ -1294,6 +1299,42 @@ static void trampoline(void) {
   coro_switch(&E.r[w].ctx, &E.sched);
 }
 
+/* Copies n bytes of the shared stack to or from a save area. Under ASan
+ * the stack holds the redzones of the frames of the rank that switched out,
+ * which an instrumented memcpy reports: the copy is uninstrumented. */
+__attribute__((no_sanitize_address)) static void stack_copy(char *dst, const char *src, size_t n) {
+#ifdef CS_ASAN
+  volatile char *d = dst;
+  const volatile char *s = src;
+  for (size_t i = 0; i < n; i++) d[i] = s[i];
+#else
+  memcpy(dst, src, n);
+#endif
+}
+
+#ifdef CS_ASAN
+/* The deepest any rank was when it switched out. */
+static size_t asan_deepest;
+#endif
+
+/* Before a rank starts or resumes on the shared stack. Under ASan the
+ * shadow of the stack is that of the frames of the ranks that switched out
+ * there, which never returned to clear it, while GCC's code takes a new
+ * frame's variables as unpoisoned: the part any rank has used is
+ * unpoisoned (a resumed rank's frames lose their redzones until they
+ * return; nothing is reported falsely). */
+static void stack_enter(void) {
+#ifdef CS_ASAN
+  __asan_unpoison_memory_region(E.top - asan_deepest, asan_deepest);
+#endif
+}
+
+/* Puts the used part of rk's stack back on the shared stack. */
+static void restore_stack(rank_t *rk) {
+  stack_enter();
+  stack_copy(E.top - rk->depth, rk->save, rk->depth);
+}
+
 /* Copies the used part of the shared stack of rk, just switched out, into
  * its save area (a larger one from the arena if it grew). */
 static void save_stack(rank_t *rk) {
@@ -1315,7 +1356,10 @@ static void save_stack(rank_t *rk) {
     E.saves_used += cap;
   }
   rk->depth = d;
-  memcpy(rk->save, E.top - d, d);
+#ifdef CS_ASAN
+  if (d > asan_deepest) asan_deepest = d;
+#endif
+  stack_copy(rk->save, E.top - d, d);
 }
 
 /* SIGSEGV while a case runs: a fault in the guard below the shared stack
@@ -1354,10 +1398,11 @@ static void schedule(int p) {
     rk->queued = 0;
     E.cur = w;
     if (!rk->started) {
+      stack_enter();
       coro_init(&rk->ctx, E.top - STACK_BYTES, STACK_BYTES, trampoline, &E.sched);
       rk->started = 1;
     } else {
-      memcpy(E.top - rk->depth, rk->save, rk->depth);
+      restore_stack(rk);
     }
     coro_switch(&E.sched, &rk->ctx);
     if (rk->state != R_DONE) save_stack(rk);
