@@ -32,26 +32,30 @@ int cs_model_has(cs_coll coll, const char *algo) {
 
 /* ---- the evaluator ------------------------------------------------------- */
 
-/* The state of one process, together: the evaluator visits processes in
- * the order their messages match, so each visit is one cache line. */
+/* The state of one process in 64 bytes, one cache line: the evaluator
+ * visits processes in the order their messages match, and a partner's
+ * posted exchange is read here, not from its program (at 10^6 ranks the
+ * two lines per partner missed the cache and took a third of the time). */
 typedef struct {
   double t, post_t, s_end, r_end;
-  const cs_mop *op; /* the current step (step pc) */
-  int pc, posted, step;
+  const cs_mop *op; /* the current step, NULL after the last */
+  int to, from;     /* the posted exchange (copied from op) */
+  unsigned sb, rb;
+  int posted, step;
 } proc;
+_Static_assert(sizeof(proc) == 64, "proc is one cache line");
 
 typedef struct {
   const cs_model *mo;
   const cs_prog *g;
   proc *pr;
-  int *stack;
-  int nstack, stackcap;
   /* max-rate / lanes: off-node senders and receivers per (node, lane, step) */
   int *nsend, *nrecv, nsteps, nlanes;
   int mismatch;
+  int cursor, eager;    /* the sweep's process; see cs_model_price() */
+  int *behind, nbehind; /* processes before the cursor that a match let finish a step */
+  long steps;           /* steps finished */
 } engine;
-
-static const cs_mop *cur_op(const engine *e, int r) { return e->pr[r].op; }
 
 /* Local work of its kind: a copy by the copy segments if the model has them,
  * otherwise (and every reduction) as algos/local.c charges a reduction. */
@@ -102,77 +106,76 @@ static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
   return inter_time(mo, bytes, n);
 }
 
-static void epush(engine *e, int r) {
-  if (e->nstack == e->stackcap) {
-    int cap = e->stackcap * 2;
-    int *n = realloc(e->stack, sizeof(int) * (size_t)cap);
-    if (!n) return; /* cannot happen in practice: see the bound in run() */
-    e->stack = n;
-    e->stackcap = cap;
-  }
-  e->stack[e->nstack++] = r;
-}
-
 /* The message from i (current op) to j (current op) is matched. */
 static void match(engine *e, int i, int j) {
-  const cs_mop *si = cur_op(e, i), *rj = cur_op(e, j);
   proc *pi = &e->pr[i], *pj = &e->pr[j];
-  if (si->sb != rj->rb) e->mismatch = 1;
+  if (pi->sb != pj->rb) e->mismatch = 1;
   double start = pi->post_t > pj->post_t ? pi->post_t : pj->post_t;
-  double end = start + msg_time(e, i, j, si->sb, pi->step, pj->step);
+  double end = start + msg_time(e, i, j, pi->sb, pi->step, pj->step);
   pi->s_end = end;
   pj->r_end = end;
-  epush(e, i);
-  epush(e, j);
+  if (e->eager) {
+    if (i < e->cursor && pi->r_end >= 0) e->behind[e->nbehind++] = i;
+    if (j < e->cursor && pj->s_end >= 0) e->behind[e->nbehind++] = j;
+  }
 }
 
-static void advance(engine *e, int r) {
+/* Takes process r as far as it goes now: local work, and exchanges until
+ * one waits for a partner that has not posted its side. Returns whether
+ * anything changed. */
+static int advance(engine *e, int r) {
   const cs_rprog *g = &e->g->r[r];
   proc *pr = &e->pr[r];
-  while (pr->pc < g->n) {
+  int moved = 0;
+  while (pr->op) {
     const cs_mop *o = pr->op;
     if (!pr->posted) {
       if (!cs_mop_is_comm(o)) {
         pr->t += local_time(e->mo, o);
-        pr->pc++;
         pr->op = cs_rprog_after(g, o);
+        e->steps++;
         continue;
       }
+      moved = 1;
       pr->posted = 1;
+      pr->to = o->to;
+      pr->from = o->from;
+      pr->sb = o->sb;
+      pr->rb = o->rb;
       pr->post_t = pr->t;
       pr->s_end = o->to < 0 ? pr->t : -1;
       pr->r_end = o->from < 0 ? pr->t : -1;
       if (o->to >= 0) {
-        int j = o->to;
-        const proc *pj = &e->pr[j];
-        if (pj->posted && cur_op(e, j)->from == r && pj->r_end < 0) match(e, r, j);
+        const proc *pj = &e->pr[o->to];
+        if (pj->posted && pj->from == r && pj->r_end < 0) match(e, r, o->to);
       }
       if (o->from >= 0) {
-        int k = o->from;
-        const proc *pk = &e->pr[k];
-        if (pk->posted && cur_op(e, k)->to == r && pk->s_end < 0) match(e, k, r);
+        const proc *pk = &e->pr[o->from];
+        if (pk->posted && pk->to == r && pk->s_end < 0) match(e, o->from, r);
       }
     }
-    if (pr->s_end < 0 || pr->r_end < 0) return;
+    if (pr->s_end < 0 || pr->r_end < 0) return moved;
     pr->t = pr->s_end > pr->r_end ? pr->s_end : pr->r_end;
     pr->posted = 0;
-    pr->pc++;
     pr->op = cs_rprog_after(g, o);
     pr->step++;
+    e->steps++;
+    moved = 1;
   }
+  return moved;
 }
 
-static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err, size_t errlen) {
+int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
+                   size_t errlen) {
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);
   e.mo = mo;
   e.g = g;
-  e.pr = calloc((size_t)p, sizeof(proc));
-  e.stackcap = 2 * p + 16;
-  e.stack = malloc(sizeof(int) * (size_t)e.stackcap);
+  e.pr = cs_big_calloc((size_t)p, sizeof(proc));
+  e.behind = malloc(sizeof(int) * (size_t)(2 * p + 2));
   int rc = 0;
-  if (!e.pr || !e.stack) {
+  if (!e.pr || !e.behind) {
     snprintf(err, errlen, "model: out of memory for p = %d", p);
     rc = -1;
     goto out;
@@ -214,15 +217,33 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
       }
     }
   }
-  for (int r = 0; r < p; r++) {
-    advance(&e, r);
-    while (e.nstack > 0) advance(&e, e.stack[--e.nstack]);
+  /* Sweeps over the processes in rank order until none moves: each sweep
+   * reads the per-process state and programs in address order, a process
+   * whose partner has answered finishing its exchange in the next sweep
+   * (following each match to the partner at once missed the cache several
+   * times per message at 10^6 ranks). A sweep that finished few steps
+   * makes the next one eager: a process behind the cursor that a match
+   * lets finish goes on at once, so that a chain of exchanges against the
+   * sweep's direction (a pipeline down from rank p-1) takes one sweep, not
+   * one per link. The times do not depend on the order of the visits. */
+  for (int moved = 1; moved;) {
+    long before = e.steps;
+    moved = 0;
+    for (int r = 0; r < p; r++) {
+      e.cursor = r;
+      if (e.pr[r].op) moved |= advance(&e, r);
+      while (e.nbehind > 0) advance(&e, e.behind[--e.nbehind]);
+    }
+    e.eager = e.steps - before < p / 16 + 1;
+    st->sweeps++;
   }
   for (int r = 0; r < p; r++) {
-    if (e.pr[r].pc < g->r[r].n) {
+    if (e.pr[r].op) {
+      int pc = 0;
+      for (const cs_mop *o = g->r[r].first; o != e.pr[r].op; o = cs_rprog_after(&g->r[r], o)) pc++;
       snprintf(err, errlen,
                "model: the recorded programs deadlock at rank %d, step %d (a bug in models/)", r,
-               e.pr[r].pc);
+               pc);
       rc = -1;
       goto out;
     }
@@ -233,8 +254,8 @@ static int run(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *e
     rc = -1;
   }
 out:
-  free(e.pr);
-  free(e.stack);
+  cs_big_free(e.pr, (size_t)p, sizeof(proc));
+  free(e.behind);
   free(e.nsend);
   free(e.nrecv);
   return rc;
@@ -272,7 +293,7 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) && last.c.p == c->p &&
       last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
       last.ppn == ppn)
-    return run(mo, &last.g, st, err, errlen);
+    return cs_model_price(mo, &last.g, st, err, errlen);
   if (last.valid) cs_prog_free(&last.g);
   last.valid = 0;
   cs_prog g;
@@ -290,7 +311,7 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   last.ppn = ppn;
   last.g = g;
   last.valid = strlen(c->algo) < sizeof last.algo;
-  int rc = run(mo, &g, st, err, errlen);
+  int rc = cs_model_price(mo, &g, st, err, errlen);
   if (!last.valid) cs_prog_free(&g);
   return rc;
 }

@@ -106,6 +106,7 @@ typedef struct {
   double sent;   /* bytes sent by all processes */
   double local;  /* bytes of local work of all processes */
   int rounds;    /* communication steps of the longest process */
+  int sweeps;    /* the evaluator's passes over the processes (its cost) */
 } cs_model_stats;
 int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char *err,
                   size_t errlen);

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE /* MADV_POPULATE_WRITE */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +49,32 @@ static struct {
   size_t populated;
 } spare;
 
+#define BIG_BYTES (4UL << 20)
+
+void *cs_big_calloc(size_t n, size_t size) {
+  if (size && n > SIZE_MAX / size) return NULL;
+  size_t bytes = n * size;
+  if (bytes < BIG_BYTES) return calloc(n ? n : 1, size ? size : 1);
+  void *a = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (a == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(a, bytes, MADV_HUGEPAGE); /* advice only: without THP, 4 KiB pages */
+#endif
+  return a;
+}
+
+void cs_big_free(void *a, size_t n, size_t size) {
+  if (!a) return;
+  if (n * size < BIG_BYTES)
+    free(a);
+  else
+    munmap(a, n * size);
+}
+
 int cs_prog_init(cs_prog *g, int p) {
   memset(g, 0, sizeof *g);
   g->p = p;
-  g->r = calloc((size_t)p, sizeof(cs_rprog));
+  g->r = cs_big_calloc((size_t)p, sizeof(cs_rprog));
   g->size = ARENA_BYTES;
   if (spare.arena) {
     g->arena = spare.arena;
@@ -61,6 +84,11 @@ int cs_prog_init(cs_prog *g, int p) {
     void *a = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     g->arena = a == MAP_FAILED ? NULL : a;
+#ifdef MADV_HUGEPAGE
+    /* Huge pages: the arena is populated ahead in bulk anyway, and a
+     * program is read back a step at a time in the evaluator's sweeps. */
+    if (g->arena) madvise(g->arena, ARENA_BYTES, MADV_HUGEPAGE);
+#endif
   }
   if (!g->r || !g->arena) {
     cs_prog_free(g);
@@ -70,7 +98,7 @@ int cs_prog_init(cs_prog *g, int p) {
 }
 
 void cs_prog_free(cs_prog *g) {
-  free(g->r);
+  cs_big_free(g->r, (size_t)g->p, sizeof(cs_rprog));
   if (g->arena && !spare.arena) {
     spare.arena = g->arena;
     spare.populated = g->populated;

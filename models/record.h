@@ -69,11 +69,28 @@ static inline const cs_mop *cs_rprog_after(const cs_rprog *pr, const cs_mop *o) 
  * beyond size. Shared by the programs' arena and the recording MPI's
  * stack save areas (models/mpirec/mpirec.c). */
 void cs_populate_ahead(char *base, size_t size, size_t *populated, size_t end);
+/* n zeroed elements of size bytes. From 4 MiB on, a mapping of its own on
+ * transparent huge pages: the per-rank arrays of 10^6 ranks (100 MiB and
+ * more) are visited in the order messages match, and with 4 KiB pages
+ * nearly every visit missed the TLB as well as the cache. cs_big_free
+ * takes the same n and size. */
+void *cs_big_calloc(size_t n, size_t size);
+void cs_big_free(void *a, size_t n, size_t size);
 /* p empty programs (0), or -1 with no memory; cs_prog_free frees them. */
 int cs_prog_init(cs_prog *g, int p);
 void cs_prog_free(cs_prog *g);
 /* Appends op to the program of process r; with no memory sets g->oom. */
 void cs_prog_push(cs_prog *g, int r, cs_mop op);
+/* The last step of process r (where it stays: chunks never move), or NULL. */
+static inline cs_mop *cs_prog_last(cs_prog *g, int r) {
+  return g->oom || g->r[r].n == 0 ? NULL : g->r[r].tail - 1;
+}
+
+/* Prices the programs g under mo into st: 0, or -1 with a message in err
+ * (programs that deadlock, or a send and its receive of different sizes).
+ * (models/eval.c) */
+int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
+                   size_t errlen);
 
 /* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
  * the recording MPI, with arguments built as the timing driver

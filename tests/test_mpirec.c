@@ -4,6 +4,7 @@
  * recorded with world ranks, that setup collectives are not recorded, that
  * private buffers are copied for real, and that an unsupported call fails
  * the run with its name. Compiled against models/mpirec/mpi.h. */
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,81 @@ static void overflow(int r, void *arg) {
   if (r == 1) csrec_fail("deep returned %ld", deep(1 << 12));
 }
 
+/* Receives into the shared arena do not wait (posted like MPI_Irecv) and
+ * keep MPI's matching order with a receive that waits: rank 0 posts an
+ * arena receive of 16 bytes, then waits for a private int with the same
+ * source and tag; rank 1 (which runs after rank 0 blocked) sends 8 arena
+ * bytes, then the int. The first message must go to the posted receive
+ * (recorded with the 8 bytes it got), the second into the private int. */
+static int order_got = -1;
+static void posted_order(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(64);
+  if (r == 0) {
+    int x = -1;
+    MPI_Recv(a, 16, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    order_got = x;
+  } else {
+    int v = 4242;
+    MPI_Send(a, 8, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+    MPI_Send(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+  }
+  csrec_shared_free(a);
+}
+
+/* An arena receive that no send ever matches: the deadlock MPI would have. */
+static void never_matched(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(64);
+  if (r == 1) MPI_Recv(a, 8, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  csrec_shared_free(a);
+}
+
+/* A chain against the ranks' order: rank p-1 sends m bytes to p-2, which
+ * then sends to p-3, ... down to rank 0. Priced under ABG it takes
+ * exactly (p-1)(alpha + beta (m + 16)), in a few of the evaluator's
+ * sweeps (one per link would be p sweeps of p processes). */
+enum { CHAIN_P = 100000, CHAIN_M = 100 };
+static void chain(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(CHAIN_M);
+  if (r < CHAIN_P - 1) MPI_Recv(a, CHAIN_M, MPI_BYTE, r + 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (r > 0) MPI_Send(a, CHAIN_M, MPI_BYTE, r - 1, 0, MPI_COMM_WORLD);
+  csrec_shared_free(a);
+}
+
+static void test_posted(void) {
+  cs_prog g;
+  char err[512];
+  EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+  int rc = csrec_run(2, 0, posted_order, NULL, &g, err, sizeof err);
+  EXPECT(rc == 0, "posted receives: %s", rc ? err : "");
+  EXPECT(order_got == 4242, "the waiting receive got %d, want the second message (4242)",
+         order_got);
+  EXPECT(g.r[0].n == 2 && g.r[0].first->from == 1 && g.r[0].first->rb == 8,
+         "rank 0's first receive recorded %d steps, from %d, %u bytes (want 2 steps, 1, 8)",
+         g.r[0].n, g.r[0].n ? g.r[0].first->from : -9, g.r[0].n ? g.r[0].first->rb : 0);
+  cs_prog_free(&g);
+  EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+  rc = csrec_run(2, 0, never_matched, NULL, &g, err, sizeof err);
+  EXPECT(rc != 0 && strstr(err, "never matched"), "an unmatched receive must fail: %s",
+         rc ? err : "(no error)");
+  cs_prog_free(&g);
+  EXPECT(cs_prog_init(&g, CHAIN_P) == 0, "no memory for the chain");
+  rc = csrec_run(CHAIN_P, 0, chain, NULL, &g, err, sizeof err);
+  EXPECT(rc == 0, "chain: %s", rc ? err : "");
+  cs_model mo = cs_model_abg(1e-6, 1e-9, 0);
+  cs_model_stats st;
+  rc = rc ? rc : cs_model_price(&mo, &g, &st, err, sizeof err);
+  double want = (CHAIN_P - 1) * (1e-6 + 1e-9 * (CHAIN_M + 16));
+  EXPECT(rc == 0 && fabs(st.time - want) <= 1e-9 * want, "chain priced %s: %.12g s, want %.12g",
+         rc ? err : "", rc ? 0 : st.time, want);
+  EXPECT(rc == 0 && st.sweeps <= 4, "the chain took %d sweeps of the evaluator, want <= 4",
+         rc ? -1 : st.sweeps);
+  cs_prog_free(&g);
+}
+
 /* cs_lsum (algos/local.c) in O(1) for regular, even and single layouts
  * against the plain sum of counts, wrapped ranges and first outside [0, p)
  * included (the kernels' O(1) offsets rest on it). */
@@ -156,6 +232,7 @@ static void test_lsum(void) {
 
 int main(void) {
   test_lsum();
+  test_posted();
   cs_prog g;
   EXPECT(cs_prog_init(&g, 12) == 0, "no memory for 12 programs");
   char err[512];

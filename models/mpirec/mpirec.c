@@ -9,6 +9,18 @@
  * send that matches it. An empty run queue while some rank is blocked is a
  * deadlock and fails the case.
  *
+ * Most receives do not wait at all: a receive whose data nobody reads (its
+ * buffer lies in the shared arena, or it is empty) with a named source and
+ * no status is posted like an MPI_Irecv, recorded, and the rank goes on; a
+ * later message matches it in MPI's order (posted receives first, in the
+ * order posted) and sets its recorded size. So a rank of a kernel that
+ * exchanges only arena buffers runs from start to end in one go: no switch,
+ * no copy of its stack, its records written one after the other (pricing
+ * 10^6 ranks spent half its time switching, copying stacks and missing
+ * the cache among interleaved records). A receive posted so and never
+ * matched is the deadlock the kernel would have under MPI: it fails the
+ * case.
+ *
  * Buffers: the shared arena (csrec_shared_malloc) stands for
  * SMPI_SHARED_MALLOC: a large MAP_NORESERVE mapping that is never touched;
  * each rank allocates from it with its own cursor, so ranks overlap each
@@ -123,6 +135,8 @@ struct csrec_comm {
   int size, self;      /* self: MPI_COMM_SELF (size 1, rank 0 of every rank) */
   int *world;          /* comm rank -> world rank */
   int lo, span, *rank; /* world rank w -> comm rank rank[w - lo] (-1: not a member) */
+  int identity;        /* comm rank = world rank (the world, its dups): no lookup, since
+                          at 10^6 ranks a look into world[] missed the cache per message */
   int refs;            /* members that have not freed it */
   attr **attrs;        /* per comm rank */
   /* The setup collective in progress: members' arguments and arrivals. */
@@ -130,7 +144,7 @@ struct csrec_comm {
   int arrived, gen;
 };
 
-static struct csrec_comm self_comm = {1, 1, NULL, 0, 0, NULL, 1, NULL, NULL, 0, 0};
+static struct csrec_comm self_comm = {.size = 1, .self = 1, .refs = 1};
 MPI_Comm csrec_world = NULL, csrec_self = &self_comm;
 
 /* Attribute keys, global to the process (never reused): kernels keep a key
@@ -145,6 +159,8 @@ static int nkeyvals;
 
 /* ---- the engine ----------------------------------------------------------- */
 
+/* A message, or a receive posted without waiting (see recv_now): then src
+ * and tag are what it matches, bytes its size and rec its record. */
 typedef struct msg {
   struct msg *next;
   int src, tag; /* world rank of the sender, tag */
@@ -152,6 +168,7 @@ typedef struct msg {
   long bytes;
   char *data;    /* a packed copy, or NULL (arena buffer: nothing to copy) */
   int delivered; /* already copied into the waiting receiver's buffer */
+  cs_mop *rec;   /* a posted receive's step in the records, its size set when matched */
 } msg;
 
 /* Messages come from a free list, in blocks kept for later cases: a case
@@ -171,6 +188,14 @@ static msg *msg_new(void) {
   }
   msg *m = msg_pool;
   msg_pool = m->next;
+  return m;
+}
+
+/* A message (or posted receive) from src with tag on comm of bytes, with
+ * no data yet, or NULL with no memory. */
+static msg *msg_make(int src, int tag, MPI_Comm comm, long bytes) {
+  msg *m = msg_new();
+  if (m) *m = (msg){.src = src, .tag = tag, .comm = comm, .bytes = bytes};
   return m;
 }
 
@@ -248,23 +273,30 @@ static char *coro_low(const coro *c) { return c->low; }
 #endif
 
 enum { R_READY, R_RECV, R_COLL, R_DONE };
+/* One rank, in two cache lines: the first holds what a message to the rank
+ * reads (its queues and its waiting receive), since messages reach ranks
+ * in no order a cache can follow (10^6 ranks: 128 MiB of these). */
 typedef struct {
-  coro ctx;
-  int state, queued, started;
-  /* The used part of the stack (depth bytes below its top) while the rank
-   * is switched out, in a save area of cap bytes. */
-  char *save;
-  size_t depth, cap;
-  msg *head, *tail; /* messages sent to this rank and not yet received */
+  msg *head, *tail;   /* messages sent to this rank and not yet received */
+  msg *phead, *ptail; /* receives it posted without waiting, not yet matched */
   /* A blocked receive: what it matches and where its data go. */
+  msg *got;
   MPI_Comm rcomm;
-  int rsrc, rtag, rcount;
+  int state, rsrc, rtag, rcount;
+  coro ctx;
   void *rbuf;
   MPI_Datatype rtype;
-  msg *got;
+  /* The used part of the stack (depth bytes below its top) while the rank
+   * is switched out, in a save area of cap bytes (both below STACK_BYTES). */
+  char *save;
+  unsigned depth, cap;
   size_t cursor; /* arena cursor and live allocations of this rank */
   long live;
+  int queued, started;
 } rank_t;
+#if defined(__x86_64__) && !defined(CSREC_UCONTEXT)
+_Static_assert(sizeof(rank_t) == 128, "rank_t is two cache lines");
+#endif
 
 /* All ranks run on one stack: the scheduler copies the used part of a
  * rank's stack (0.8-2.2 KiB at a block for the kernels of issue 13) out
@@ -672,6 +704,8 @@ static MPI_Comm comm_new(int n, const int world[]) {
     c->world[i] = world[i];
     c->rank[world[i] - lo] = i;
   }
+  c->identity = lo == 0;
+  for (int i = 0; i < n && c->identity; i++) c->identity = world[i] == i;
   c->refs = n;
   return c;
 }
@@ -689,9 +723,13 @@ static void comm_destroy(MPI_Comm c) {
   free(c);
 }
 
+/* The world rank of comm rank i of c. */
+static int world_of(MPI_Comm c, int i) { return c->identity ? i : c->world[i]; }
+
 /* The running rank's rank in c, or -1. */
 static int my_rank(MPI_Comm c) {
   if (c->self) return 0;
+  if (c->identity) return E.cur < c->size ? E.cur : -1;
   int i = E.cur - c->lo;
   return i >= 0 && i < c->span ? c->rank[i] : -1;
 }
@@ -736,42 +774,84 @@ int csrec_get_processor_name(char *name, int *len) {
 
 /* ---- point-to-point ------------------------------------------------------- */
 
-static int matches(const msg *m, MPI_Comm comm, int src, int tag) {
-  return m->comm == comm && (src == MPI_ANY_SOURCE || m->src == src) &&
-         (tag == MPI_ANY_TAG || m->tag == tag);
+/* Whether a receive for (src, tag) (wildcards allowed) takes a message
+ * from msrc with mtag; communicators compared by the caller. */
+static int pattern_takes(int src, int tag, int msrc, int mtag) {
+  return (src == MPI_ANY_SOURCE || msrc == src) && (tag == MPI_ANY_TAG || mtag == tag);
+}
+
+/* Unlinks and returns the first entry of the queue (*head, *tail) that
+ * matches (comm, src, tag), or NULL. The entries are messages and (comm,
+ * src, tag) a receive, or (posted) the entries are receives and (comm,
+ * src, tag) a message. */
+static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag, int posted) {
+  for (msg *m = *head, *prev = NULL; m; prev = m, m = m->next)
+    if (m->comm == comm && (posted ? pattern_takes(m->src, m->tag, src, tag)
+                                   : pattern_takes(src, tag, m->src, m->tag))) {
+      if (prev)
+        prev->next = m->next;
+      else
+        *head = m->next;
+      if (*tail == m) *tail = prev;
+      return m;
+    }
+  return NULL;
+}
+
+/* Appends m to the queue (*head, *tail). */
+static void append(msg **head, msg **tail, msg *m) {
+  m->next = NULL;
+  if (*tail)
+    (*tail)->next = m;
+  else
+    *head = m;
+  *tail = m;
 }
 
 /* Takes the first message of rank w that matches (comm, src, tag), or NULL. */
 static msg *take(int w, MPI_Comm comm, int src, int tag) {
-  rank_t *rk = &E.r[w];
-  for (msg *m = rk->head, *prev = NULL; m; prev = m, m = m->next)
-    if (matches(m, comm, src, tag)) {
-      if (prev)
-        prev->next = m->next;
-      else
-        rk->head = m->next;
-      if (rk->tail == m) rk->tail = prev;
-      return m;
-    }
-  return NULL;
+  return unlink_first(&E.r[w].head, &E.r[w].tail, comm, src, tag, 0);
+}
+
+/* A message of bytes from world rank src matches the receive rv, posted
+ * without waiting (MPI_Irecv-like): sets its recorded size, or fails the
+ * case if the message would be truncated. */
+static void complete_posted(msg *rv, long bytes, int src, int w) {
+  if (bytes > rv->bytes)
+    csrec_fail(
+        "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
+        "(receive of %ld bytes)",
+        bytes, src, w, rv->bytes);
+  else if (bytes != rv->bytes && rv->rec) /* records were written with the posted size */
+    rv->rec->rb = rec_bytes(bytes);
+  msg_free(rv);
+}
+
+/* The first receive rank w posted without waiting that matches a message
+ * (comm, src, tag): unlinked and returned, or NULL. */
+static msg *take_posted(int w, MPI_Comm comm, int src, int tag) {
+  return unlink_first(&E.r[w].phead, &E.r[w].ptail, comm, src, tag, 1);
 }
 
 /* Buffers the message (a copy only when the buffer is private) and wakes
  * the destination if it waits for it. Returns the world rank of dest. */
 static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                      MPI_Comm comm) {
-  msg *m = msg_new();
-  if (!m) return -1;
-  int w = comm->world[dest];
-  m->next = NULL;
-  m->src = E.cur;
-  m->tag = tag;
-  m->comm = comm;
-  m->bytes = (long)count * dt->size;
-  m->data = NULL;
-  m->delivered = 0;
+  int w = world_of(comm, dest);
   rank_t *rk = &E.r[w];
-  if (rk->state == R_RECV && !rk->got && matches(m, rk->rcomm, rk->rsrc, rk->rtag)) {
+  long bytes = (long)count * dt->size;
+  /* Receives posted earlier match first, a waiting receive after them. */
+  if (rk->phead) {
+    msg *rv = take_posted(w, comm, E.cur, tag);
+    if (rv) {
+      complete_posted(rv, bytes, E.cur, w);
+      return w;
+    }
+  }
+  msg *m = msg_make(E.cur, tag, comm, bytes);
+  if (!m) return -1;
+  if (rk->state == R_RECV && !rk->got && rk->rcomm == comm &&
+      pattern_takes(rk->rsrc, rk->rtag, E.cur, tag)) {
     /* The destination waits for this message: one copy, straight into its
      * buffer (a message it would truncate is left to wait_recv to fail). */
     if (m->bytes > 0 && m->bytes <= (long)rk->rcount * rk->rtype->size && !in_arena(buf) &&
@@ -803,11 +883,7 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
     }
     pack(buf, count, dt, m->data);
   }
-  if (rk->tail)
-    rk->tail->next = m;
-  else
-    rk->head = m;
-  rk->tail = m;
+  append(&rk->head, &rk->tail, m);
   return w;
 }
 
@@ -816,7 +892,7 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
 static int wait_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                      int *from, long *bytes) {
   rank_t *rk = &E.r[E.cur];
-  int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : comm->world[source];
+  int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : world_of(comm, source);
   msg *m = take(E.cur, comm, src, tag);
   if (!m) {
     rk->state = R_RECV;
@@ -846,6 +922,51 @@ static int wait_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
   *bytes = m->bytes;
   msg_free(m);
   return rc;
+}
+
+/* A receive that need not wait (see the top of this file): nobody reads
+ * its data (arena buffer, or empty), it names its source and wants no
+ * status. */
+static int can_post(const void *buf, int count, MPI_Datatype dt, int source, MPI_Status *status) {
+  return source != MPI_ANY_SOURCE && status == MPI_STATUS_IGNORE &&
+         (in_arena(buf) || (long)count * dt->size == 0);
+}
+
+/* Receives from a message already queued, or posts the receive to be
+ * matched later (MPI_Irecv-like). Returns the bytes received, or -1 when
+ * posted: *posted is then the entry, whose rec the caller sets to the
+ * receive's record. *from is the source's world rank. */
+static long recv_now(int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm, int *from,
+                     msg **posted) {
+  int src = world_of(comm, source);
+  long cap = (long)count * dt->size;
+  *from = src;
+  *posted = NULL;
+  msg *m = take(E.cur, comm, src, tag);
+  if (m) {
+    long bytes = m->bytes;
+    if (bytes > cap)
+      csrec_fail(
+          "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
+          "(receive of %ld bytes)",
+          bytes, src, E.cur, cap);
+    msg_free(m);
+    return bytes;
+  }
+  msg *v = msg_make(src, tag, comm, cap);
+  if (!v) {
+    csrec_fail("recording MPI: out of memory for a posted receive");
+    return 0;
+  }
+  rank_t *rk = &E.r[E.cur];
+  append(&rk->phead, &rk->ptail, v);
+  *posted = v;
+  return -1;
+}
+
+/* The size a posted receive is recorded with until its message sets it. */
+static unsigned posted_bytes(const msg *v) {
+  return v->bytes > (long)UINT_MAX ? UINT_MAX : (unsigned)v->bytes;
 }
 
 static int check_peer(MPI_Comm comm, int peer, const char *call) {
@@ -880,6 +1001,14 @@ int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
   }
   int from;
   long bytes;
+  if (can_post(buf, count, dt, source, status)) {
+    msg *v;
+    bytes = recv_now(count, dt, source, tag, comm, &from, &v);
+    cs_mop op = {-1, from, 0, v ? posted_bytes(v) : rec_bytes(bytes)};
+    push_op(E.cur, op);
+    if (v) v->rec = cs_prog_last(E.g, E.cur);
+    return MPI_SUCCESS;
+  }
   rc = wait_recv(buf, count, dt, source, tag, comm, &from, &bytes);
   cs_mop op = {-1, from, 0, rec_bytes(bytes)};
   push_op(E.cur, op);
@@ -895,19 +1024,36 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
   if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Sendrecv");
   if (rc) return rc;
   cs_mop op = {-1, -1, 0, 0};
+  msg *v = NULL;
+  int posts = source != MPI_PROC_NULL && can_post(rbuf, rcount, rtype, source, status);
+  /* A receive that does not wait is posted first when the message goes to
+   * another rank (MPI_Sendrecv is an MPI_Irecv and an MPI_Isend, completed
+   * together): the destination's state, fetched ahead here, arrives while
+   * the receive looks into this rank's own queue. */
+  int early = posts && dest != MPI_PROC_NULL && world_of(comm, dest) != E.cur;
+  if (early) {
+    __builtin_prefetch(&E.r[world_of(comm, dest)], 1);
+    long bytes = recv_now(rcount, rtype, source, rtag, comm, &op.from, &v);
+    op.rb = v ? posted_bytes(v) : rec_bytes(bytes);
+  }
   if (dest != MPI_PROC_NULL) {
     op.to = post_send(sbuf, scount, stype, dest, stag, comm);
     if (op.to < 0) return MPI_ERR_NO_MEM;
     op.sb = rec_bytes((long)scount * stype->size);
   }
   if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
-  if (source != MPI_PROC_NULL) {
+  if (early) {
+  } else if (posts) {
+    long bytes = recv_now(rcount, rtype, source, rtag, comm, &op.from, &v);
+    op.rb = v ? posted_bytes(v) : rec_bytes(bytes);
+  } else if (source != MPI_PROC_NULL) {
     long bytes;
     rc = wait_recv(rbuf, rcount, rtype, source, rtag, comm, &op.from, &bytes);
     op.rb = rec_bytes(bytes);
     if (status) *status = (MPI_Status){comm->rank[op.from - comm->lo], rtag, rc, bytes};
   }
   if (op.to >= 0 || op.from >= 0) push_op(E.cur, op);
+  if (v) v->rec = cs_prog_last(E.g, E.cur);
   return rc;
 }
 
@@ -1343,7 +1489,7 @@ static void save_stack(rank_t *rk) {
     /* 256 bytes of headroom: a rank's depth at a block varies by a few
      * frames' worth (ceilhalf allreduce: 1424-1648 bytes), and an area
      * that grows leaves the old one unused. */
-    size_t cap = (d + 256 + 63) & ~(size_t)63;
+    unsigned cap = (unsigned)((d + 256 + 63) & ~(size_t)63);
     if (E.saves_used + cap > SAVE_BYTES) {
       csrec_fail("recording MPI: the ranks' stack save areas (%lu GiB) are exhausted",
                  SAVE_BYTES >> 30);
@@ -1355,7 +1501,7 @@ static void save_stack(rank_t *rk) {
     rk->cap = cap;
     E.saves_used += cap;
   }
-  rk->depth = d;
+  rk->depth = (unsigned)d;
 #ifdef CS_ASAN
   if (d > asan_deepest) asan_deepest = d;
 #endif
@@ -1456,7 +1602,7 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
     E.saves = v;
   }
   E.saves_used = 0;
-  E.r = calloc((size_t)p, sizeof(rank_t));
+  E.r = cs_big_calloc((size_t)p, sizeof(rank_t));
   E.runq = malloc(sizeof(int) * (size_t)p);
   world = malloc(sizeof(int) * (size_t)p);
   E.failed = 0;
@@ -1487,6 +1633,11 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
     if (E.r[i].state != R_DONE)
       csrec_fail("recording MPI: deadlock: world rank %d waits in %s and nothing can wake it", i,
                  E.r[i].state == R_RECV ? "a receive" : "a setup collective");
+    else if (E.r[i].phead)
+      csrec_fail(
+          "recording MPI: deadlock: world rank %d's receive from world rank %d (tag %d) is "
+          "never matched: under MPI it would wait forever",
+          i, E.r[i].phead->src, E.r[i].phead->tag);
   if (!E.failed && g->oom) csrec_fail("recording MPI: out of memory for the records of p = %d", p);
   if (E.failed) {
     snprintf(err, errlen, "%s", E.err);
@@ -1496,13 +1647,14 @@ out:
   /* Messages never received, communicators left behind by a failed run. */
   if (E.r)
     for (int i = 0; i < p; i++)
-      for (msg *m = E.r[i].head, *n; m; m = n) {
-        n = m->next;
-        msg_free(m);
-      }
+      for (int k = 0; k < 2; k++)
+        for (msg *m = k ? E.r[i].phead : E.r[i].head, *n; m; m = n) {
+          n = m->next;
+          msg_free(m);
+        }
   if (csrec_world) comm_destroy(csrec_world);
   csrec_world = NULL;
-  free(E.r);
+  cs_big_free(E.r, (size_t)p, sizeof(rank_t));
   free(E.runq);
   free(world);
   E.r = NULL;
