@@ -107,7 +107,18 @@ typedef struct {
 cs_layout cs_layout_regular(int p, long n);
 cs_layout cs_layout_even(int p, long total);
 cs_layout cs_layout_single(int p, int block, long n);
+/* Blocks given by arrays (counts and displs of MPI's v-collectives). If
+ * the arrays are the ones a driver declared an even split
+ * (cs_layout_declare_even), the even layout, whose sums are O(1), with
+ * displs NULL allowed: the model driver at 10^6 ranks would otherwise sum
+ * O(p) counts per block range, O(p^2) in all. */
 cs_layout cs_layout_arrays(int p, const int counts[], const int displs[]);
+/* Declares counts and displs (of p entries, cs_split_even(total, p)) as
+ * an even split until declared otherwise (counts NULL: nothing declared).
+ * The caller keeps them unchanged meanwhile. */
+void cs_layout_declare_even(const int counts[], const int displs[], int p, long total);
+/* Whether counts (of p entries) are declared so (then none is negative). */
+int cs_layout_declared(const int counts[], int p);
 long cs_lcount(const cs_layout *l, int b);
 long cs_ldispl(const cs_layout *l, int b);
 /* Sum of count((first + i) mod p) for i in [0, n). */

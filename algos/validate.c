@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "collsim.h"
+#include "kernel.h"
 
 /* Type classes of MPI 4.0 Sec. 6.9.2 that C programs use (Fortran types
  * are K_NONE: predefined ops on them are refused here, so the PMPI library
@@ -145,6 +146,7 @@ static int side(MPI_Datatype dt, long long count, const char *what, char *why, s
 
 static int counts_ok(const int *counts, int p, const char *what, char *why, size_t len) {
   if (!counts) FAIL(MPI_ERR_COUNT, "%s is NULL", what);
+  if (cs_layout_declared(counts, p)) return MPI_SUCCESS; /* an even split: O(1) at 10^6 ranks */
   for (int i = 0; i < p; i++)
     if (counts[i] < 0) FAIL(MPI_ERR_COUNT, "%s[%d] = %d is negative", what, i, counts[i]);
   return MPI_SUCCESS;

@@ -198,6 +198,7 @@ int cs_record_case(const cs_case *c, int ppn, cs_prog *g, char *err, size_t errl
       goto out;
     }
     cs_split_even(total, p, d.counts, d.displs);
+    cs_layout_declare_even(d.counts, d.displs, p, total);
   }
   d.sbuf = csrec_shared_malloc((size_t)total + 64);
   d.rbuf = csrec_shared_malloc((size_t)total + 64);
@@ -212,6 +213,7 @@ int cs_record_case(const cs_case *c, int ppn, cs_prog *g, char *err, size_t errl
   cs_skip_compute = skip;
   cs_shared_buffers = shared;
 out:
+  cs_layout_declare_even(NULL, NULL, 0, 0);
   csrec_shared_free(d.sbuf);
   csrec_shared_free(d.rbuf);
   free(d.counts);

@@ -181,10 +181,13 @@ int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, 
   int *displs = NULL;
   cs_layout l;
   if (recvcounts) {
-    displs = malloc(sizeof(int) * (size_t)p);
-    if (!displs) return MPI_ERR_NO_MEM;
-    for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
-    l = cs_layout_arrays(p, recvcounts, displs);
+    l = cs_layout_arrays(p, recvcounts, NULL); /* declared even: no displacements to add up */
+    if (l.kind == CS_LAYOUT_ARRAYS) {
+      displs = malloc(sizeof(int) * (size_t)p);
+      if (!displs) return MPI_ERR_NO_MEM;
+      for (int i = 0, d = 0; i < p; d += recvcounts[i++]) displs[i] = d;
+      l = cs_layout_arrays(p, recvcounts, displs);
+    }
   } else {
     l = cs_layout_regular(p, recvcount);
   }
