@@ -47,7 +47,7 @@
 # The issue's full matrix (hours of CPU, up to ~10 GiB for SMPI's rab):
 #   nice benchmarks/scale.sh --np 1024,2048,4096,8192,16384,32768
 # It has not been run whole. The sample run for issue 13 (one invocation per
-# row, figures in README.md, "Cost of simulation"), covering every target:
+# row, figures in docs/scale.md), covering every target:
 #   --platforms theta --np 8192 --colls C --algos A --bytes 1M --smpi ""
 #       for C in allreduce, reduce_scatter_block and A in circulant, ceilhalf,
 #       butterfly (CPU per message against the floors; 10 s, 1 GiB)
@@ -57,8 +57,10 @@
 #       --smpi "" --no-floor   (60 s, 4 GiB)
 #   --platforms abg --np 32768 --colls reduce_scatter_block --algos circulant
 #       --bytes 1M --smpi "" --no-floor   (8 GiB)
-# Not run: p = 1024..4096 and 16384, abg at 8192, theta at 32768, 1 KiB
-# beyond the one row, SMPI's rab/rdb rows.
+#   --platforms theta --np 8192 --colls C --algos A --bytes 1K --smpi ""
+#       for the same C and A (2026-11-25)
+# Not run: p = 1024..4096 and 16384, abg at 8192, theta at 32768, SMPI's
+# rab/rdb rows.
 # usage: benchmarks/scale.sh [--platforms abg,theta] [--np 1024,8192]
 #          [--colls allreduce,reduce_scatter_block] [--algos circulant,ceilhalf,butterfly]
 #          [--bytes 1K,1M] [--smpi rab,rdb] [--no-floor]
