@@ -153,6 +153,27 @@ static void posted_order(int r, void *arg) {
   csrec_shared_free(a);
 }
 
+/* Posted receives from two senders, posted out of the senders' order:
+ * each sender's messages match that sender's receives in the order they
+ * were posted, whatever the queue's own order (it is kept by source). */
+static void posted_sources(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(64);
+  if (r == 0) {
+    MPI_Recv(a, 16, MPI_BYTE, 2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(a, 16, MPI_BYTE, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(a, 16, MPI_BYTE, 2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(a, 16, MPI_BYTE, 1, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (r == 1) {
+    MPI_Send(a, 3, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(a, 4, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
+  } else {
+    MPI_Send(a, 5, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+    MPI_Send(a, 6, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+  }
+  csrec_shared_free(a);
+}
+
 /* An arena receive that no send ever matches: the deadlock MPI would have. */
 static void never_matched(int r, void *arg) {
   (void)arg;
@@ -185,6 +206,20 @@ static void test_posted(void) {
   EXPECT(g.r[0].n == 2 && g.r[0].first->from == 1 && g.r[0].first->rb == 8,
          "rank 0's first receive recorded %d steps, from %d, %u bytes (want 2 steps, 1, 8)",
          g.r[0].n, g.r[0].n ? g.r[0].first->from : -9, g.r[0].n ? g.r[0].first->rb : 0);
+  cs_prog_free(&g);
+  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
+  rc = csrec_run(3, 0, posted_sources, NULL, &g, err, sizeof err);
+  EXPECT(rc == 0, "posted receives of two senders: %s", rc ? err : "");
+  if (rc == 0 && g.r[0].n == 4) {
+    unsigned want[4] = {5, 3, 6, 4}, got[4];
+    const cs_mop *o = g.r[0].first;
+    for (int i = 0; i < 4; i++, o = i < 4 ? cs_mop_next(o) : o) got[i] = o->rb;
+    EXPECT(!memcmp(got, want, sizeof want),
+           "rank 0's receives recorded %u %u %u %u bytes, want 5 3 6 4", got[0], got[1], got[2],
+           got[3]);
+  } else {
+    EXPECT(0, "rank 0 recorded %d steps, want 4", rc ? -1 : g.r[0].n);
+  }
   cs_prog_free(&g);
   EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
   rc = csrec_run(2, 0, never_matched, NULL, &g, err, sizeof err);
