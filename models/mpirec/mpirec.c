@@ -13,12 +13,13 @@
  * buffer lies in the shared arena, or it is empty) with a named source and
  * no status is posted like an MPI_Irecv, recorded, and the rank goes on; a
  * later message matches it in MPI's order (posted receives first, in the
- * order posted among those naming its sender) and sets its recorded size. So a rank of a kernel
- * that exchanges only arena buffers runs from start to end in one go: no switch, no copy of its
- * stack, its records written one after the other (pricing 10^6 ranks spent half its time switching,
- * copying stacks and missing the cache among interleaved records). A receive posted so and never
- * matched is the deadlock the kernel would have under MPI: it fails the
- * case.
+ * order posted among those naming its sender) and sets its recorded size.
+ * So a rank of a kernel that exchanges only arena buffers runs from start
+ * to end in one go: no switch, no copy of its stack, its records written
+ * one after the other (pricing 10^6 ranks spent half its time switching,
+ * copying stacks and missing the cache among interleaved records). A
+ * receive posted so and never matched is the deadlock the kernel would
+ * have under MPI: it fails the case.
  *
  * Buffers: the shared arena (csrec_shared_malloc) stands for
  * SMPI_SHARED_MALLOC: a large MAP_NORESERVE mapping that is never touched;
@@ -834,17 +835,23 @@ static msg *take(int w, MPI_Comm comm, int src, int tag) {
   return m;
 }
 
+/* Whether a message of bytes from world rank src exceeds the receive of
+ * cap bytes at rank w: then it fails the case, as MPI_ERR_TRUNCATE would. */
+static int truncated(long bytes, int src, int w, long cap) {
+  if (bytes <= cap) return 0;
+  csrec_fail(
+      "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
+      "(receive of %ld bytes)",
+      bytes, src, w, cap);
+  return 1;
+}
+
 /* A message of bytes from world rank src matches the receive rv, posted
  * without waiting (MPI_Irecv-like): sets its recorded size, or fails the
  * case if the message would be truncated. */
 static void complete_posted(msg *rv, long bytes, int src, int w) {
-  if (bytes > rv->bytes)
-    csrec_fail(
-        "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
-        "(receive of %ld bytes)",
-        bytes, src, w, rv->bytes);
-  else if (bytes != rv->bytes && rv->rec) /* records were written with the posted size */
-    rv->rec->rb = rec_bytes(bytes);
+  if (!truncated(bytes, src, w, rv->bytes) && bytes != rv->bytes && rv->rec)
+    rv->rec->rb = rec_bytes(bytes); /* records were written with the posted size */
   msg_free(rv);
 }
 
@@ -941,11 +948,7 @@ static int wait_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
     rk->state = R_READY;
   }
   int rc = MPI_SUCCESS;
-  if (m->bytes > (long)count * dt->size) {
-    csrec_fail(
-        "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
-        "(receive of %ld bytes)",
-        m->bytes, m->src, E.cur, (long)count * dt->size);
+  if (truncated(m->bytes, m->src, E.cur, (long)count * dt->size)) {
     rc = MPI_ERR_TRUNCATE;
   } else if (!m->delivered && m->data && !in_arena(buf)) {
     unpack(m->data, m->bytes, buf, dt);
@@ -977,11 +980,7 @@ static long recv_now(int count, MPI_Datatype dt, int source, int tag, MPI_Comm c
   msg *m = take(E.cur, comm, src, tag);
   if (m) {
     long bytes = m->bytes;
-    if (bytes > cap)
-      csrec_fail(
-          "recording MPI: message of %ld bytes from world rank %d truncated at rank %d "
-          "(receive of %ld bytes)",
-          bytes, src, E.cur, cap);
+    truncated(bytes, src, E.cur, cap);
     msg_free(m);
     return bytes;
   }
