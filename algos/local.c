@@ -77,24 +77,35 @@ static double local_flops(double bytes, cs_work kind) {
  * cs_run). Work between two communications runs back to back anyway, so the
  * simulated time is the same (byte counts are integers, summed exactly on
  * uncalibrated platforms; only the rounding of the clock's additions can differ, far below 1e-12
- * relative). The sums live in one array indexed by world rank, found or made
- * by whichever process charges first (simulated processes are coroutines of
- * one OS process and run one at a time; with SMPI's privatization each would
- * make its own array, still indexed by its rank). */
+ * relative). The sums live in one array indexed by SimGrid actor id, grown
+ * by whichever process needs more (simulated processes are coroutines of
+ * one OS process and run one at a time, and nobody keeps an entry's address
+ * across a yield; with SMPI's privatization each would make its own array).
+ * Not the MPI rank: an MPI_Comm_rank costs SMPI about 480 instructions, and
+ * this is asked twice per message (callgrind, 1024 ranks: 1.1k instructions
+ * per message of 45k); the actor id is a read of the running context. */
 #ifdef SMPI_H
 static struct pending {
   double flops; /* the pending sum */
   int alone;    /* 1: the host has a core for each of its processes, 2: not, 0: unknown */
 } * pending_of;
+static size_t pending_n;
+
 static struct pending *my_pending(void) {
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  if (!pending_of) {
-    int p;
+  aid_t id = sg_actor_self_get_pid();
+  if (id < 0) return NULL;
+  if ((size_t)id >= pending_n) {
+    int p = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    pending_of = calloc((size_t)p, sizeof *pending_of);
+    size_t n = pending_n * 2 > (size_t)p + 16 ? pending_n * 2 : (size_t)p + 16;
+    if (n <= (size_t)id) n = (size_t)id + 1;
+    struct pending *v = realloc(pending_of, n * sizeof *v);
+    if (!v) return NULL;
+    memset(v + pending_n, 0, (n - pending_n) * sizeof *v);
+    pending_of = v;
+    pending_n = n;
   }
-  return pending_of ? &pending_of[r] : NULL;
+  return &pending_of[id];
 }
 
 /* Charges f flops of local work to the calling process. smpi_execute_flops
@@ -107,16 +118,27 @@ static struct pending *my_pending(void) {
  * lengthens a sleep shorter than surf/precision to that precision, while an
  * execution that short ends at once: those (gamma = 0 makes every charge
  * about 1e-27 s) stay executions. alone caches the core count check per
- * process (processes do not move). The sleep does not switch SMPI's
- * privatized data segments, which collsim never uses (-no-privatize). */
+ * process (processes do not move), and the host's user data per host: the
+ * check lists the host's actors, O(processes per host) for each process (64
+ * at 1024 ranks on theta: 0.8k instructions per message, callgrind). The
+ * first check of a host is the one kept: processes only leave a host, so a
+ * host with a core for each of its processes then always has one, and one
+ * without runs executions, exact in every case. The sleep does not switch
+ * SMPI's privatized data segments, which collsim never uses (-no-privatize). */
+static const char host_alone[2] = {1, 2}; /* host user data: &host_alone[alone - 1] */
+static int host_alone_of(sg_host_t h) {
+  const void *d = sg_host_get_data(h);
+  if (d == &host_alone[0] || d == &host_alone[1]) return *(const char *)d;
+  xbt_dynar_t list = xbt_dynar_new(sizeof(sg_actor_t), NULL);
+  sg_host_get_actor_list(h, list);
+  int alone = (unsigned long)sg_host_core_count(h) >= xbt_dynar_length(list) ? 1 : 2;
+  xbt_dynar_free(&list);
+  if (d == NULL) sg_host_set_data(h, (void *)&host_alone[alone - 1]); /* else not ours */
+  return alone;
+}
 static void execute(struct pending *pd, double f) {
   sg_host_t h = sg_host_self();
-  if (pd && pd->alone == 0) {
-    xbt_dynar_t list = xbt_dynar_new(sizeof(sg_actor_t), NULL);
-    sg_host_get_actor_list(h, list);
-    pd->alone = (unsigned long)sg_host_core_count(h) >= xbt_dynar_length(list) ? 1 : 2;
-    xbt_dynar_free(&list);
-  }
+  if (pd && pd->alone == 0) pd->alone = host_alone_of(h);
   static double precision = -1;
   if (precision < 0) precision = sg_cfg_get_double("surf/precision");
   double t =
@@ -155,12 +177,21 @@ static void charge(double bytes, cs_work kind) {
 #endif
 }
 
+/* MPI_Type_size, without asking the library for the types benches and tests
+ * use most (SMPI: about 100 instructions per call, a few calls per message). */
+static int type_size(MPI_Datatype dt) {
+  if (dt == MPI_BYTE || dt == MPI_CHAR || dt == MPI_UNSIGNED_CHAR) return 1;
+  if (dt == MPI_INT) return (int)sizeof(int);
+  if (dt == MPI_DOUBLE) return (int)sizeof(double);
+  int size;
+  MPI_Type_size(dt, &size);
+  return size;
+}
+
 int cs_reduce_local(const void *in, void *inout, long count, MPI_Datatype dt, MPI_Op op) {
   if (count <= 0) return MPI_SUCCESS;
   if (!cs_count_ok(count, "a local reduction")) return MPI_ERR_COUNT;
-  int size;
-  MPI_Type_size(dt, &size);
-  double bytes = (double)count * size;
+  double bytes = (double)count * type_size(dt);
   cs_reduced_bytes += bytes;
   charge(bytes, CS_WORK_REDUCE);
   if (cs_skip_compute) return MPI_SUCCESS;
@@ -171,9 +202,7 @@ int cs_reduce_local_deferred(const void *in, void *inout, long count, MPI_Dataty
                              double *pending) {
   if (count <= 0) return MPI_SUCCESS;
   if (!cs_count_ok(count, "a local reduction")) return MPI_ERR_COUNT;
-  int size;
-  MPI_Type_size(dt, &size);
-  double bytes = (double)count * size;
+  double bytes = (double)count * type_size(dt);
   cs_reduced_bytes += bytes;
   *pending += bytes;
   if (cs_skip_compute) return MPI_SUCCESS;
@@ -205,11 +234,8 @@ int cs_type_contiguous(MPI_Datatype dt) {
 int cs_copy(const void *src, long scount, MPI_Datatype stype, void *dst, long rcount,
             MPI_Datatype rtype) {
   if (!cs_count_ok(scount > rcount ? scount : rcount, "a local copy")) return MPI_ERR_COUNT;
-  int ssize, rsize;
-  MPI_Type_size(stype, &ssize);
-  MPI_Type_size(rtype, &rsize);
-  long bytes = (long)scount * ssize;
-  if (bytes != (long)rcount * rsize) return MPI_ERR_TRUNCATE;
+  long bytes = (long)scount * type_size(stype);
+  if (bytes != (long)rcount * type_size(rtype)) return MPI_ERR_TRUNCATE;
   if (bytes == 0 || src == dst) return MPI_SUCCESS;
   cs_copied_bytes += (double)bytes;
   charge((double)bytes, CS_WORK_COPY);

@@ -1,17 +1,52 @@
-/* collsim-msgcount COLL ALGO P BYTES: the number of messages and of local-work
- * charges of one call of a registered kernel, as its model records them (the
- * kernel itself runs on P coroutines under the recording MPI, models/), for
- * benchmarks/scale.sh's CPU microseconds per simulated message. Prints
- * "messages rounds bytes_sent". Not a test; library rows (native) have no model. */
+/* collsim-msgcount COLL ALGO P BYTES [TRACE]: the number of messages and of
+ * local-work charges of one call of a registered kernel, as its model
+ * records them (the kernel itself runs on P coroutines under the recording
+ * MPI, models/), for benchmarks/scale.sh's CPU microseconds per simulated
+ * message. Prints "messages rounds bytes_sent". With TRACE, also writes
+ * every rank's recorded program there, for collsim-floor to replay under
+ * SMPI with nothing else (the floor of exactly this message pattern):
+ *   "CSTRACE1", int64 p, int64 start[p + 1] (rank r's steps are
+ *   start[r] .. start[r + 1] - 1), then the steps, 16 bytes each
+ *   (int32 to, int32 from, uint32 sb, uint32 rb: models/record.h cs_mop).
+ * Not a test; library rows (native) have no model. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../models/record.h"
 #include "collsim.h"
 #include "model.h"
 
+static int write_trace(const char *path, const cs_case *c, char *err, size_t len) {
+  cs_prog g;
+  if (cs_prog_init(&g, c->p) != 0) {
+    snprintf(err, len, "no memory for %d programs", c->p);
+    return -1;
+  }
+  int rc = cs_record_case(c, 0, &g, err, len);
+  FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
+  if (rc == 0 && !f) snprintf(err, len, "cannot write %s", path);
+  if (f) {
+    int64_t p = c->p, at = 0;
+    int ok = fwrite("CSTRACE1", 8, 1, f) == 1 && fwrite(&p, sizeof p, 1, f) == 1;
+    for (int r = 0; r <= c->p && ok; r++) {
+      ok = fwrite(&at, sizeof at, 1, f) == 1;
+      if (r < c->p) at += g.r[r].n;
+    }
+    for (int r = 0; r < c->p && ok; r++)
+      for (const cs_mop *o = g.r[r].n ? g.r[r].first : NULL; o && ok;
+           o = cs_rprog_after(&g.r[r], o))
+        ok = fwrite(o, sizeof *o, 1, f) == 1;
+    if (fclose(f) != 0 || !ok) snprintf(err, len, "cannot write %s", path);
+    rc = ok ? 0 : -1;
+  }
+  cs_prog_free(&g);
+  return rc;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: collsim-msgcount COLL ALGO P BYTES\n");
+  if (argc != 5 && argc != 6) {
+    fprintf(stderr, "usage: collsim-msgcount COLL ALGO P BYTES [TRACE]\n");
     return 2;
   }
   int coll = cs_coll_by_name(argv[1]);
@@ -26,7 +61,8 @@ int main(int argc, char **argv) {
   cs_model mo = cs_model_abg(1e-6, 1e-10, 2.5e-10);
   cs_model_stats st;
   char err[256];
-  if (cs_model_eval(&mo, &c, &st, err, sizeof err) != 0) {
+  if (cs_model_eval(&mo, &c, &st, err, sizeof err) != 0 ||
+      (argc == 6 && write_trace(argv[5], &c, err, sizeof err) != 0)) {
     fprintf(stderr, "collsim-msgcount: %s\n", err);
     return 2;
   }

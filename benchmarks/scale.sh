@@ -17,25 +17,19 @@
 #             (harness_s - start_s) / (cpu_s - start_s)
 #   us_msg    CPU microseconds per simulated message, start-up excluded:
 #             (cpu_s - start_s) / msgs
-#   floor_us  the same for a bare SMPI program with the same number of messages
-#             in the circulant pattern and nothing else (build/collsim-floor),
-#             and r/floor = us_msg / floor_us. Its messages have the kernels'
-#             shape: for reduce_scatter_block they halve from round to round
-#             (collsim-floor ... halving: the reduce-scatter kernels send the
-#             half still to be reduced), the same bytes in all; for allreduce
-#             all have the mean size (exact for circulant and butterfly; ceilhalf
-#             halves, then doubles); and the partners: the circulant pattern,
-#             for butterfly rank XOR 2^k (collsim-floor ... xor; exact for p a
-#             power of two). The shape matters: at 8192 ranks on theta
-#             the same 106496 messages cost 28 us each at the mean size of the
-#             1 MiB reduce_scatter_block and 21 us halving;
-#   fl+s_us   the same floor program with one sleep per round and rank (of as
-#             many flops as the message has bytes: build/collsim-floor R B B
-#             sleep [halving]), as collsim charges a round's local work where that is
-#             exact (algos/local.c), and r/fl+s = us_msg / fl+s_us. A
-#             reduction takes simulated time, so a kernel that reduces pays
-#             SimGrid for a sleep per round; r/floor counts that as overhead,
-#             r/fl+s does not.
+#   floor_us  the same for a bare SMPI program that sends exactly the case's
+#             messages and nothing else (build/collsim-floor --trace: every
+#             rank replays its program as the kernel's model recorded it,
+#             collsim-msgcount ... TRACE: the same partners, sizes and calls,
+#             in the same order), and r/floor = us_msg / floor_us;
+#   fl+s_us   the same replay with the kernel's local work charged as
+#             algos/local.c charges it (one sleep per batch of work, before
+#             the next message), and r/fl+s = us_msg / fl+s_us. A reduction
+#             takes simulated time, so a kernel that reduces pays SimGrid for
+#             those sleeps; r/floor counts them as overhead, r/fl+s does not;
+#   same_t    "yes" when that replay's simulated time equals the bench row's
+#             to 1e-9 (it is the same simulation without collsim), else the
+#             relative difference.
 # SMPI's own allreduce algorithms (--smpi rab,rdb) are run beside as
 # native:NAME rows. CPU seconds, not wall time: the machine may be shared.
 # cpu_s and harness_s are the simulation alone: the runs pass --verify none,
@@ -122,8 +116,8 @@ measure() {
   awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >"$out"
 }
 
-printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' platform p coll algo \
-  bytes cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor fl+s_us r/fl+s
+printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s %7s\n' platform p coll \
+  algo bytes cpu_s pss_mib msgs start_s harness_s h/case us_msg floor_us r/floor fl+s_us r/fl+s same_t
 for plat in ${platforms//,/ }; do
   for p in ${nps//,/ }; do
     if [ "$plat" = abg ]; then
@@ -133,7 +127,7 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
-    floor_run() { # OUT REPS BYTES [FLOPS sleep]
+    floor_run() { # OUT FLOOR-ARGS...
       local out=$1; shift
       measure "$out" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
         --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
@@ -156,33 +150,31 @@ for plat in ${platforms//,/ }; do
           measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
             --bytes "$b" --out "$tmp/c.csv" --redo --verify none
           read -r cpu pss <"$tmp/c"
-          msgs=- usm=- fl=- rf=- fls=- rfs=-
-          if [ "${algo#native}" = "$algo" ] && "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" >"$tmp/m" 2>/dev/null; then
-            read -r msgs _ sent <"$tmp/m"
+          msgs=- usm=- fl=- rf=- fls=- rfs=- same=-
+          if [ "${algo#native}" = "$algo" ] &&
+            "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" "$tmp/trace" >"$tmp/m" 2>/dev/null; then
+            read -r msgs _ <"$tmp/m"
             usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
             if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
-              q=$(awk -v p="$p" 'BEGIN { q = 0; while (2 ^ q < p) q++; print q }')
-              reps=$(( (msgs + p * q / 2) / (p * q) )); [ $reps -lt 1 ] && reps=1
-              mb=$(awk -v s="$sent" -v m="$msgs" 'BEGIN { printf "%d", s / m }') shape=
-              if [ "$coll" = reduce_scatter_block ]; then # round 0's size, halving: same bytes
-                mb=$(awk -v s="$sent" -v n=$((p * reps)) -v q="$q" 'BEGIN { printf "%d", s / n / (2 - 2 ^ (1 - q)) }')
-                shape=halving
-              fi
-              [ "$algo" = butterfly ] && shape="$shape xor" # its partners: rank XOR 2^k
-              per_msg() { awk -v c="$1" -v s="$start" -v m=$((reps * p * q)) 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
+              per_msg() { awk -v c="$1" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
               ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-              floor_run "$tmp/f" "$reps" "$mb" $shape
+              floor_run "$tmp/f" --trace "$tmp/trace"
               read -r fcpu _ <"$tmp/f"
               fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
-              floor_run "$tmp/f" "$reps" "$mb" "$mb" sleep $shape
+              floor_run "$tmp/f" --trace "$tmp/trace" sleep time
               read -r fcpu _ <"$tmp/f"
               fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
+              # the replay's simulated time against the bench row's (its median, column 6)
+              same=$(awk -F, -v t="$(grep -E '^[0-9.e+-]+$' "$tmp/f.log" | tail -1)" \
+                '!/^#/ && NF > 6 { c = $6 } END { d = (c > 0 ? (t - c) / c : 1); if (d < 0) d = -d;
+                  if (d < 1e-9) print "yes"; else printf "%.1e\n", d }' "$tmp/c.csv")
             fi
           fi
           hr=-
           [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
-          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s\n' "$plat" "$p" \
-            "$coll" "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" "$rf" "$fls" "$rfs"
+          printf '%-6s %6d %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s %7s\n' "$plat" \
+            "$p" "$coll" "$algo" "$size" "$cpu" "$pss" "$msgs" "$start" "$hcpu" "$hr" "$usm" "$fl" \
+            "$rf" "$fls" "$rfs" "$same"
         done
       done
     done

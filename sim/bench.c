@@ -96,6 +96,12 @@ typedef struct {
   char *lib_cfg;  /* the run's extra smpirun options (which algorithm ran), or NULL */
   int smpi_ppn;   /* processes per SimGrid host if equal on all, else 0 */
   int extra;      /* the CSV has the columns algo_ran, reduced_bytes, ... */
+  int any_native; /* a row runs the library's algorithm (CS_NATIVE) */
+  int out_bad;    /* rank 0 could not open the output file */
+  /* This process's rank in the run's communicator, and its size: asked once
+   * (an MPI_Comm_rank costs SMPI about 480 instructions, and the harness
+   * asked 29 times per process, callgrind at 1024 ranks). */
+  int r, p;
 } bench_opts;
 
 static int parse_longs(const char *s, long **out) {
@@ -219,14 +225,15 @@ static const cs_algo_info *row_of(cs_coll coll, const char *name) {
   return cs_algo_find(coll, strncmp(name, "lib:", 4) ? name : "native");
 }
 
-/* 1 iff an algorithm of the run reads the kernel context (CS_NODE_AWARE). */
-static int node_aware(const bench_opts *o) {
+/* The union of the flags of the run's algorithms (CS_NODE_AWARE: one reads
+ * the kernel context; CS_NATIVE: one is the library's). */
+static unsigned algo_flags(const bench_opts *o) {
   char *list = strdup(o->algos);
-  int any = 0;
+  unsigned any = list ? 0 : ~0u;
   for (char *save = NULL, *name = list ? strtok_r(list, ",", &save) : NULL; name;
        name = strtok_r(NULL, ",", &save)) {
     const cs_algo_info *a = row_of(o->coll, name);
-    any |= a && (a->flags & CS_NODE_AWARE);
+    if (a) any |= a->flags;
   }
   free(list);
   return any;
@@ -241,12 +248,20 @@ typedef struct {
 
 static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_Comm comm) {
   cs_args x;
-  int r;
-  MPI_Comm_rank(comm, &r);
+  int r = o->r;
   MPI_Op op = (a->flags & CS_NATIVE) ? o->libop : o->op;
   int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
                             b->counts, b->displs, o->dt, op, comm);
   return rc == MPI_SUCCESS ? cs_run(a, &x) : rc; /* cs_run charges pending work */
+}
+
+/* The local work counters of all simulated processes (shared memory under
+ * -no-privatize): collsim's reductions and copies, the library's. */
+static void work_mark(double m[4]) {
+  m[0] = cs_reduced_bytes;
+  m[1] = cs_copied_bytes;
+  m[2] = cs_lib_reduced_bytes;
+  m[3] = cs_lib_copied_bytes;
 }
 
 /* Agreement of all processes of comm on the maximum of n <= 4 doubles
@@ -265,7 +280,10 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
  * reset by its last reader; two slots alternate, so a process that is
  * already at the next agreement never writes into one still being read.
  * Nothing here is a library collective, so SMPI's selector (lib:* rows)
- * applies to the timed collective only.
+ * applies to the timed collective only. The last process to arrive takes
+ * the local work mark (work_mark) into the board: no process has started
+ * anything after the agreement then, so a timed call that follows the
+ * agreement with nothing in between needs no second one for its mark.
  *
  * On a real MPI library it is an MPI_Allreduce. */
 #ifdef SMPI_H
@@ -279,6 +297,7 @@ typedef struct {
     int in, out; /* processes that wrote / read this slot */
     double v[4];
   } slot[2];
+  double mark[4]; /* work_mark at the last agreement, taken by its last arrival */
 } sim_board;
 
 typedef struct {
@@ -319,22 +338,22 @@ static sim_board *sim_board_get(int p) {
 }
 #endif
 
-static void agree_max(double *v, int n, MPI_Comm comm) {
+static void agree_max(const bench_opts *o, double *v, int n, MPI_Comm comm) {
 #ifdef SMPI_H
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+  (void)comm;
+  int p = o->p, r = o->r;
   sim_board *b = sim_board_get(p);
   int s = b->parity[r];
   b->parity[r] ^= 1;
   double *x = b->slot[s].v;
   for (int i = 0; i < n; i++)
     if (b->slot[s].in == 0 || v[i] > x[i]) x[i] = v[i];
-  b->slot[s].in++;
+  if (++b->slot[s].in == p) work_mark(b->mark); /* the last arrival: nobody runs */
   sg_barrier_wait(b->bar);
   for (int i = 0; i < n; i++) v[i] = x[i];
   if (++b->slot[s].out == p) b->slot[s].in = b->slot[s].out = 0;
 #else
+  (void)o;
   MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm);
 #endif
 }
@@ -370,20 +389,19 @@ static void count_on_host(sim_board *b) {
 /* The processes per node SMPI's selectors see (they group processes by
  * SimGrid host, Comm::init_smp) when every host holds as many, else 0
  * (libalgo.h); sends no message. 0 on a real MPI (unused there). */
-static int smpi_ppn(MPI_Comm comm) {
+static int smpi_ppn(const bench_opts *o, MPI_Comm comm) {
 #ifdef SMPI_H
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+  int p = o->p, r = o->r;
   sim_board *b = sim_board_get(p);
   b->host[r] = sg_host_self();
-  agree_max(NULL, 0, comm); /* every process has written its host */
+  agree_max(o, NULL, 0, comm); /* every process has written its host */
   if (!b->on_host) count_on_host(b);
   int mine = b->on_host ? b->on_host[r] : 0;
   double v[2] = {mine, -mine};
-  agree_max(v, 2, comm);
+  agree_max(o, v, 2, comm);
   return v[0] == -v[1] ? mine : 0;
 #else
+  (void)o;
   (void)comm;
   return 0;
 #endif
@@ -421,13 +439,13 @@ static const char *row_ran(const bench_opts *o, const cs_algo_info *a, const cha
  * before a size is timed (sim/check.c cs_check_verify, the check harness's
  * formulas). Rank 0 writes a verify line for a case that is wrong (a KNOWN
  * library defect or not) or too large to check. Returns 1 on every rank iff
- * the case is wrong: it is then not timed and has no row. */
+ * the case is wrong: it is then not timed and has no row. *checked is set
+ * to 1 when it called anything (the check's collectives take simulated time
+ * and do local work). */
 CS_OUTLINE static int bench_verify(const bench_opts *o, const cs_algo_info *a, const char *name,
                                    const bench_bufs *b, long total, long tb, MPI_Comm comm,
-                                   FILE *out) {
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+                                   FILE *out, int *checked) {
+  int p = o->p, r = o->r;
   if (o->verify == 1 && !(a->flags & CS_NATIVE)) return 0;
   int split = cs_coll_shape(o->coll) == CS_SHAPE_SPLIT;
   char why[600];
@@ -450,6 +468,7 @@ CS_OUTLINE static int bench_verify(const bench_opts *o, const cs_algo_info *a, c
     if (r == 0) cs_csv_bench_verify(out, name, tb, p, "unverified", "not checked (--verify none)");
     return 0;
   }
+  *checked = 1;
   int v = cs_check_verify(o->coll, a, name, split ? total : b->count, o->single ? b->counts : NULL,
                           o->root, o->inplace, o->dt, comm, why, sizeof why);
   if (r == 0 && v != CS_VERIFY_OK) {
@@ -461,15 +480,6 @@ CS_OUTLINE static int bench_verify(const bench_opts *o, const cs_algo_info *a, c
               cs_colls[o->coll].name, name, tb, why);
   }
   return v == CS_VERIFY_WRONG || v == CS_VERIFY_KNOWN;
-}
-
-/* The local work counters of all simulated processes (shared memory under
- * -no-privatize): collsim's reductions and copies, the library's. */
-static void work_mark(double m[4]) {
-  m[0] = cs_reduced_bytes;
-  m[1] = cs_copied_bytes;
-  m[2] = cs_lib_reduced_bytes;
-  m[3] = cs_lib_copied_bytes;
 }
 
 /* The extra columns of a row (docs/csv.md): the algorithm that ran and the
@@ -505,34 +515,38 @@ typedef struct {
   double window; /* the current start window (real MPI, one host) */
 } algo_run;
 
-/* Before an algorithm's first timed call. */
+/* Before an algorithm's first timed call. synced: the processes are
+ * released from an agreement and have called nothing since (simulation). */
 static void prepare_run(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm comm, long bytes,
-                        int simulated) {
+                        int simulated, int synced) {
   /* One exact global clock: every agreement releases all processes at one
    * simulated instant (agree_max), the common start of what follows. */
-  if (simulated) agree_max(NULL, 0, comm);
+  if (simulated && !synced) agree_max(o, NULL, 0, comm);
   /* SMPI's node-aware algorithms build their node communicators on their
    * first call (Comm::init_smp, with collectives of its own), which would
    * land in the first timed repetition: library rows get one untimed call
    * at the run's first non-empty size. */
   if (simulated && (ar->a->flags & CS_NATIVE) && bytes == first_nonempty(o)) {
     double crc = call(ar->a, o, b, comm) != MPI_SUCCESS;
-    agree_max(&crc, 1, comm);
+    agree_max(o, &crc, 1, comm);
   }
-  /* The local work of the timed calls only: every process takes the mark
-   * before any starts its first timed call (a library copies before its
-   * first message, and the counters are shared: without this agreement a
-   * process scheduled before rank 0 had its first copy left out). The
-   * agreement takes no simulated time: all arrive at the same instant. */
+  /* The local work of the timed calls only, counted from a mark taken
+   * before any process starts its first timed call (a library copies before
+   * its first message, and the counters are shared: a mark taken by each
+   * process left out the first copy of a process scheduled before rank 0).
+   * In simulation that is the mark the last agreement's last arrival took
+   * (agree_max); only rank 0's mark is read (row_extra). */
+#ifdef SMPI_H
+  memcpy(ar->mark0, sim_board_get(o->p)->mark, sizeof ar->mark0);
+#else
   work_mark(ar->mark0);
-  if (simulated) agree_max(NULL, 0, comm);
+#endif
 }
 
 /* Repetition rep of an algorithm (kept from the warm-up on); 0, or 2 if the call failed. */
 static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm comm, int global,
                     int simulated, long bytes, int rep) {
-  int r;
-  MPI_Comm_rank(comm, &r);
+  int r = o->r;
   double start = 0, all[3];
   for (;;) {
     double mine[3] = {0, 0, 0}, t0;
@@ -560,7 +574,7 @@ static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm c
     mine[0] = now() - t0;
     mine[2] = crc != MPI_SUCCESS;
     for (int k = 0; k < 3; k++) all[k] = mine[k];
-    agree_max(all, 3, comm);
+    agree_max(o, all, 3, comm);
     if (all[2] != 0) {
       if (r == 0)
         fprintf(stderr, "collsim bench: %s %s failed for %ld bytes\n", cs_colls[o->coll].name,
@@ -608,9 +622,7 @@ CS_OUTLINE static void emit_row(const bench_opts *o, algo_run *ar, int p, long t
 
 static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, int global,
                     int simulated) {
-  int p, r, size;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+  int p = o->p, r = o->r, size;
   MPI_Type_size(o->dt, &size);
   /* What size `bytes` means (algos/sizes.h): total elements of the whole
    * collective, and the count argument of the call. */
@@ -646,13 +658,17 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
   double *times = malloc(sizeof(double) * (size_t)(maxreps + 1) * (size_t)nalg);
   algo_run *runs = calloc((size_t)nalg, sizeof(algo_run));
   if (!list || !times || !runs) rc = MPI_ERR_NO_MEM;
-  double err_all = rc != MPI_SUCCESS;
-  agree_max(&err_all, 1, comm);
-  if (err_all != 0) {
-    if (r == 0) fprintf(stderr, "collsim bench: out of memory for %ld bytes\n", bytes);
+  /* The run's one agreement on errors before anything is called: memory
+   * here, and rank 0's output file (said by rank 0 when it failed). */
+  double err_all[2] = {rc != MPI_SUCCESS, o->out_bad};
+  agree_max(o, err_all, 2, comm);
+  if (err_all[0] != 0 || err_all[1] != 0) {
+    if (r == 0 && err_all[0] != 0)
+      fprintf(stderr, "collsim bench: out of memory for %ld bytes\n", bytes);
     rc = 2;
     goto out;
   }
+  int synced = 1; /* released by that agreement, nothing called since */
   /* The algorithms to time at this size: those whose result is right. */
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
        name = strtok_r(NULL, ",", &save)) {
@@ -662,7 +678,10 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
       rc = 2;
       goto out;
     }
-    if (bench_verify(o, a, name, &b, total, (long)tb, comm, out)) continue;
+    int checked = 0;
+    int wrong = bench_verify(o, a, name, &b, total, (long)tb, comm, out, &checked);
+    synced &= !checked;
+    if (wrong) continue;
     algo_run *ar = &runs[nrun++];
     ar->a = a;
     ar->name = name;
@@ -672,7 +691,8 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
     /* One algorithm after the other: the clock is exact, and the local work
      * counters are read around each algorithm's calls. */
     for (int k = 0; k < nrun && rc == 0; k++) {
-      prepare_run(o, &runs[k], &b, comm, bytes, simulated);
+      /* after the first algorithm, its last agreement is the sync */
+      prepare_run(o, &runs[k], &b, comm, bytes, simulated, synced || k > 0);
       for (int rep = 0; rep < maxreps && rc == 0; rep++)
         rc = time_rep(o, &runs[k], &b, comm, global, simulated, bytes, rep);
       if (rc == 0) emit_row(o, &runs[k], p, total, (long)tb, simulated, out);
@@ -683,7 +703,7 @@ static int run_size(const bench_opts *o, long bytes, FILE *out, MPI_Comm comm, i
      * them instead of landing on one algorithm's block of repetitions. The time
      * limit is per algorithm, so the rounds stop after nrun times it. */
     double wall0 = now();
-    for (int k = 0; k < nrun; k++) prepare_run(o, &runs[k], &b, comm, bytes, simulated);
+    for (int k = 0; k < nrun; k++) prepare_run(o, &runs[k], &b, comm, bytes, simulated, 0);
     for (int rep = 0; rep < maxreps && rc == 0 && nrun > 0; rep++) {
       int go =
           rep < o->warmup + 1 || o->time_limit <= 0 || now() - wall0 < o->time_limit * (double)nrun;
@@ -811,7 +831,10 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   MPI_Comm_rank(comm, &r);
   MPI_Comm_size(comm, &p);
   bench_opts o;
-  if (parse_opts(argc, argv, p, &o)) {
+  int bad_args = parse_opts(argc, argv, p, &o);
+  o.r = r;
+  o.p = p;
+  if (bad_args) {
     if (r == 0)
       fprintf(stderr,
               "collsim-driver bench: bad arguments (normally started by ./collsim bench)\n");
@@ -827,31 +850,32 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   cs_skip_compute = simulated;
   cs_shared_buffers = simulated;
   o.libop = o.op;
-  if (!simulated) o.lib_charge = 0; /* a real library pays for its work itself */
+  unsigned flags = algo_flags(&o);
+  o.any_native = (flags & CS_NATIVE) != 0;
+  /* a real library pays for its work itself; collsim's kernels charge theirs */
+  if (!simulated || !o.any_native) o.lib_charge = 0;
   if (o.lib_charge && lib_charge_setup(&o, r)) {
     free(o.bytes);
     free(o.lib_cfg);
     return 2;
   }
   FILE *out = NULL;
-  int bad = 0;
   if (r == 0) {
     out = fopen(o.out, "a");
-    bad = out == NULL;
-    if (bad) fprintf(stderr, "collsim bench: cannot append to %s\n", o.out);
+    o.out_bad = out == NULL; /* agreed on with the first size's errors (run_size) */
+    if (o.out_bad) fprintf(stderr, "collsim bench: cannot append to %s\n", o.out);
     /* Rows follow the file's header: an older file keeps its columns. */
     o.extra = cs_bench_file_extra(o.out) != 0;
   }
-  double bad_all = bad;
-  agree_max(&bad_all, 1, comm);
-  int rc = bad_all != 0 ? 2 : 0;
+  int rc = 0;
   int global = global_clock(comm);
-  if (simulated) o.smpi_ppn = smpi_ppn(comm);
+  /* what SMPI's selectors see, for the library's rows only (row_ran) */
+  if (simulated && o.any_native) o.smpi_ppn = smpi_ppn(&o, comm);
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have
    * one (CS_NODE_AWARE). */
-  if (rc == 0 && node_aware(&o) &&
+  if (rc == 0 && (flags & CS_NODE_AWARE) &&
       cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot build the kernel context\n");
     rc = 2;
