@@ -1,5 +1,5 @@
 # Programs of benchmarks/scale.sh (not tests).
-# The engine's floor: a bare SMPI program with the circulant message pattern.
+# The engine's floor: a bare SMPI program replaying a kernel's recorded messages.
 add_executable(collsim-floor benchmarks/floor.c algos/sched.c)
 target_include_directories(collsim-floor BEFORE PRIVATE ${SMPI_INCLUDE}/smpi algos)
 target_compile_options(collsim-floor PRIVATE -include ${SMPI_INCLUDE}/smpi/smpi_helpers.h -fPIC

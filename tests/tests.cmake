@@ -223,3 +223,9 @@ add_test(NAME lib_selector_blocks COMMAND bash ${T}/lib_selector.sh ${CLI} 5 omp
 add_test(NAME lib_charge COMMAND bash ${T}/lib_charge.sh ${CLI})
 # lib_copy: their copies (SMPI's Datatype::copy) cost the copy cost per byte.
 add_test(NAME lib_copy COMMAND bash ${T}/lib_copy.sh ${CLI})
+
+# The engine's floor (benchmarks/floor.c --trace) replays a kernel's recorded
+# messages in exactly collsim's simulated time (tests/floor_replay.sh).
+add_test(NAME floor_replay COMMAND bash ${T}/floor_replay.sh ${CLI} $<TARGET_FILE:collsim-msgcount>
+                                   $<TARGET_FILE:collsim-floor>)
+set_tests_properties(floor_replay PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
