@@ -39,9 +39,9 @@
 # without; at 1 MiB the check is skipped as too large anyway).
 # Big runs take minutes and GiBs: run them one at a time (nice). On a
 # shared VM one run's CPU seconds vary by 30% and more (the floors' too), so
-# --runs N runs every measured command N times and keeps the least CPU time
-# (and the largest Pss): the figures of docs/scale.md from 2026-11-25 on are
-# the best of 3.
+# --runs N runs a row's commands in turn N times (start-up, harness, case,
+# floor, floor with sleeps; then again) and takes each one's median CPU
+# seconds (and largest Pss): a drift of the machine reaches all alike.
 # The issue's full matrix (hours of CPU, up to ~10 GiB for SMPI's rab):
 #   nice benchmarks/scale.sh --np 1024,2048,4096,8192,16384,32768
 # It has not been run whole. The sample run for issue 13 (one invocation per
@@ -111,22 +111,21 @@ pss_tree() {
   done
   echo "$peak"
 }
-# measure OUT CMD...: runs CMD --runs times, writes "cpu_s pss_mib" to OUT:
-# the least CPU seconds of the runs and the largest peak Pss; CMD's output
-# (of its last run) is in OUT.log.
+# measure OUT CMD...: runs CMD once and appends "cpu_s pss_mib" to OUT.all;
+# CMD's output is in OUT.log. summary OUT writes to OUT the median CPU
+# seconds of OUT.all's runs and their largest peak Pss.
 measure() {
   local out=$1; shift
-  local i pid pss best=
-  for ((i = 0; i < runs; i++)); do
-    /usr/bin/time -f '%U %S' -o "$out.time" "$@" >"$out.log" 2>&1 &
-    pid=$!
-    pss=$(pss_tree $pid)
-    wait $pid || { echo "scale.sh: failed: $*" >&2; tail -5 "$out.log" >&2; return 1; }
-    best=$(awk -v p="$pss" -v b="$best" '{ c = $1 + $2; m = p / 1024
-      if (b != "") { split(b, o, " "); if (o[1] + 0 < c) c = o[1]; if (o[2] + 0 > m) m = o[2] }
-      printf "%.2f %.0f\n", c, m }' "$out.time")
-  done
-  echo "$best" >"$out"
+  /usr/bin/time -f '%U %S' -o "$out.time" "$@" >"$out.log" 2>&1 &
+  local pid=$!
+  local pss; pss=$(pss_tree $pid)
+  wait $pid || { echo "scale.sh: failed: $*" >&2; tail -5 "$out.log" >&2; return 1; }
+  awk -v p="$pss" '{ printf "%.2f %.0f\n", $1 + $2, p / 1024 }' "$out.time" >>"$out.all"
+}
+summary() {
+  sort -n "$1.all" | awk '{ c[NR] = $1; if ($2 > m) m = $2 }
+    END { printf "%.2f %.0f\n", (NR % 2 ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2), m }' >"$1"
+  rm -f "$1.all"
 }
 
 printf '%-6s %6s %-21s %-12s %5s %8s %8s %9s %8s %9s %7s %8s %8s %7s %8s %7s %7s\n' platform p coll \
@@ -140,48 +139,67 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
+    # SMPI run as bench runs it (cli/bench.c): its flags, and no stack guard
+    # pages from 2048 ranks on
+    guard=
+    [ "$p" -gt 2048 ] && guard=--cfg=contexts/guard-size:0
     floor_run() { # OUT FLOOR-ARGS...
       local out=$1; shift
       measure "$out" smpirun -np "$p" -platform "$xml" -hostfile "${xml%.xml}.hostfile" -no-privatize \
         --cfg=smpi/display-timing:no --log=root.thres:warning $("$cli" platform --print-flags) \
-        "$build/collsim-floor" "$@"
+        $guard "$build/collsim-floor" "$@"
     }
-    floor_run "$tmp/s" 0 0
-    read -r start _ <"$tmp/s"
     for coll in ${colls//,/ }; do
       list=$algos
       [ "$coll" = allreduce ] && [ -n "$smpi" ] && list="$list,$(echo "$smpi" | sed 's/[^,]*/native:&/g')"
       for algo in ${list//,/ }; do
-        hcpu=- # SMPI's own algorithms crash on 0 bytes
-        if [ "${algo#native}" = "$algo" ]; then
-          measure "$tmp/h" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
-            --bytes 0 --out "$tmp/h.csv" --redo --verify none
-          read -r hcpu _ <"$tmp/h"
-        fi
+        native=0
+        [ "${algo#native}" = "$algo" ] || native=1
         for size in ${sizes//,/ }; do
           b=$(bytes_of "$size")
-          measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
-            --bytes "$b" --out "$tmp/c.csv" --redo --verify none
-          read -r cpu pss <"$tmp/c"
-          msgs=- usm=- fl=- rf=- fls=- rfs=- same=-
-          if [ "${algo#native}" = "$algo" ] &&
+          msgs=- usm=- fl=- rf=- fls=- rfs=- same=- hcpu=- trace=0
+          if [ $native = 0 ] &&
             "$build/collsim-msgcount" "$coll" "$algo" "$p" "$b" "$tmp/trace" >"$tmp/m" 2>/dev/null; then
             read -r msgs _ <"$tmp/m"
-            usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
-            if [ "$floor" = 1 ] && [ "$msgs" -gt 0 ]; then
-              per_msg() { awk -v c="$1" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
-              ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+            [ "$floor" = 1 ] && [ "$msgs" -gt 0 ] && trace=1
+          fi
+          # The row's commands in turn, --runs times (start-up, harness, case,
+          # floors): a drift of the machine's speed reaches all of them alike.
+          for ((i = 0; i < runs; i++)); do
+            floor_run "$tmp/s" 0 0
+            # SMPI's own algorithms crash on 0 bytes: no harness row for them
+            [ $native = 0 ] && measure "$tmp/h" "$cli" bench --platform "$xml" --np "$p" \
+              --coll "$coll" --algos "$algo" --bytes 0 --out "$tmp/h.csv" --redo --verify none
+            measure "$tmp/c" "$cli" bench --platform "$xml" --np "$p" --coll "$coll" --algos "$algo" \
+              --bytes "$b" --out "$tmp/c.csv" --redo --verify none
+            if [ $trace = 1 ]; then
               floor_run "$tmp/f" --trace "$tmp/trace"
-              read -r fcpu _ <"$tmp/f"
-              fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
-              floor_run "$tmp/f" --trace "$tmp/trace" sleep time
-              read -r fcpu _ <"$tmp/f"
-              fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
-              # the replay's simulated time against the bench row's (its median, column 6)
-              same=$(awk -F, -v t="$(grep -E '^[0-9.e+-]+$' "$tmp/f.log" | tail -1)" \
-                '!/^#/ && NF > 6 { c = $6 } END { d = (c > 0 ? (t - c) / c : 1); if (d < 0) d = -d;
-                  if (d < 1e-9) print "yes"; else printf "%.1e\n", d }' "$tmp/c.csv")
+              floor_run "$tmp/g" --trace "$tmp/trace" sleep time
             fi
+          done
+          summary "$tmp/s"
+          read -r start _ <"$tmp/s"
+          summary "$tmp/c"
+          read -r cpu pss <"$tmp/c"
+          if [ $native = 0 ]; then
+            summary "$tmp/h"
+            read -r hcpu _ <"$tmp/h"
+          fi
+          [ "$msgs" != - ] &&
+            usm=$(awk -v c="$cpu" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", (m > 0 ? 1e6 * (c - s) / m : 0) }')
+          if [ $trace = 1 ]; then
+            per_msg() { awk -v c="$1" -v s="$start" -v m="$msgs" 'BEGIN { printf "%.1f", 1e6 * (c - s) / m }'; }
+            ratio() { awk -v a="$usm" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+            summary "$tmp/f"
+            read -r fcpu _ <"$tmp/f"
+            fl=$(per_msg "$fcpu") rf=$(ratio "$fl")
+            summary "$tmp/g"
+            read -r fcpu _ <"$tmp/g"
+            fls=$(per_msg "$fcpu") rfs=$(ratio "$fls")
+            # the replay's simulated time against the bench row's (its median, column 6)
+            same=$(awk -F, -v t="$(grep -E '^[0-9.e+-]+$' "$tmp/g.log" | tail -1)" \
+              '!/^#/ && NF > 6 { c = $6 } END { d = (c > 0 ? (t - c) / c : 1); if (d < 0) d = -d;
+                if (d < 1e-9) print "yes"; else printf "%.1e\n", d }' "$tmp/c.csv")
           fi
           hr=-
           [ "$hcpu" != - ] && hr=$(awk -v h="$hcpu" -v c="$cpu" -v s="$start" 'BEGIN { printf "%.2f", (c > s ? (h - s) / (c - s) : 0) }')
