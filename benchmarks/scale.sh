@@ -46,17 +46,14 @@
 #   nice benchmarks/scale.sh --np 1024,2048,4096,8192,16384,32768
 # It has not been run whole. The sample run for issue 13 (one invocation per
 # row, figures in docs/scale.md), covering every target:
-#   --platforms theta --np 8192 --colls C --algos A --bytes 1M --smpi ""
-#       for C in allreduce, reduce_scatter_block and A in circulant, ceilhalf,
-#       butterfly (CPU per message against the floors; 10 s, 1 GiB)
-#   --platforms theta --np 8192 --colls allreduce --algos circulant --bytes 1K
-#       --smpi ""   (the harness's share, h/case)
+#   --platforms theta --np 8192 --colls C --algos A --bytes 1K,1M --smpi ""
+#       --runs 5   for C in allreduce, reduce_scatter_block and A in
+#       circulant, ceilhalf, butterfly (CPU per message against the floors;
+#       10 s, 1 GiB; the harness's share h/case at 1 KiB)
 #   --platforms abg --np 32768 --colls allreduce --algos circulant --bytes 1K
 #       --smpi "" --no-floor   (60 s, 4 GiB)
 #   --platforms abg --np 32768 --colls reduce_scatter_block --algos circulant
 #       --bytes 1M --smpi "" --no-floor   (8 GiB)
-#   --platforms theta --np 8192 --colls C --algos A --bytes 1K --smpi ""
-#       for the same C and A (2026-11-25)
 # Not run: p = 1024..4096 and 16384, abg at 8192, theta at 32768, SMPI's
 # rab/rdb rows.
 # usage: benchmarks/scale.sh [--platforms abg,theta] [--np 1024,8192]
