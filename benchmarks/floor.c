@@ -6,7 +6,8 @@
  * simulated message with this program's.
  *
  * With --trace, the messages are exactly a kernel's: FILE holds the programs
- * of one call as its model recorded them (collsim-msgcount ... TRACE), and
+ * of one call as its model recorded them (collsim-msgcount ... TRACE,
+ * benchmarks/trace.h), and
  * every rank replays its own step by step with the calls the kernels make
  * (MPI_Sendrecv for an exchange, MPI_Send or MPI_Recv for one side; same
  * sizes, partners and order; one tag: messages between two ranks match in
@@ -38,12 +39,13 @@
 #include <simgrid/host.h>
 
 #include "sched.h"
+#include "trace.h"
 
 /* The trace, mapped once for all processes (coroutines of one OS process). */
 static struct {
   const int64_t *start; /* p + 1 */
-  const int32_t *steps; /* 4 per step: to, from, sb, rb */
-  long max_bytes;
+  const cs_mop *steps;
+  long max_bytes; /* the largest message */
   int p;
 } T;
 
@@ -54,17 +56,18 @@ static int trace_open(const char *path, int p) {
   if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < 16) return -1;
   const char *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);
-  if (m == MAP_FAILED || memcmp(m, "CSTRACE1", 8)) return -1;
+  if (m == MAP_FAILED || memcmp(m, CS_TRACE_MAGIC, 8)) return -1;
   int64_t n;
   memcpy(&n, m + 8, sizeof n);
   const int64_t *start = (const int64_t *)(const void *)(m + 16);
-  if (n != p || st.st_size < 16 + 8 * (n + 1) || st.st_size != 16 + 8 * (n + 1) + 16 * start[n])
+  if (n != p || st.st_size < 16 + 8 * (n + 1) ||
+      st.st_size != 16 + 8 * (n + 1) + (int64_t)sizeof(cs_mop) * start[n])
     return -1;
-  T.steps = (const int32_t *)(const void *)(start + n + 1);
+  T.steps = (const cs_mop *)(const void *)(start + n + 1);
   for (int64_t i = 0; i < start[n]; i++) {
-    const uint32_t *o = (const uint32_t *)(T.steps + 4 * i);
-    if ((int32_t)o[0] >= 0 && o[2] > T.max_bytes) T.max_bytes = o[2];
-    if ((int32_t)o[1] >= 0 && o[3] > T.max_bytes) T.max_bytes = o[3];
+    const cs_mop *o = &T.steps[i];
+    if (o->to >= 0 && o->sb > T.max_bytes) T.max_bytes = o->sb;
+    if (o->from >= 0 && o->rb > T.max_bytes) T.max_bytes = o->rb;
   }
   T.p = p;
   T.start = start;
@@ -77,21 +80,21 @@ static void replay(int r, int sleeping) {
   if (!buf && T.max_bytes > 0) buf = SMPI_SHARED_MALLOC(2 * (size_t)T.max_bytes);
   double speed = sg_host_get_speed(sg_host_self()), pending = 0;
   for (int64_t i = T.start[r]; i < T.start[r + 1]; i++) {
-    const int32_t *o = T.steps + 4 * i;
-    int to = o[0], from = o[1], sb = (int)(uint32_t)o[2], rb = (int)(uint32_t)o[3];
-    if (to < 0 && from <= -2) { /* local work of sb | rb << 32 bytes (cs_mop_local) */
-      pending += (double)((uint64_t)(uint32_t)o[2] | (uint64_t)(uint32_t)o[3] << 32);
+    const cs_mop *o = &T.steps[i];
+    if (!cs_mop_is_comm(o)) {
+      pending += cs_mop_local(o);
       continue;
     }
     if (sleeping && pending > 0) sg_actor_sleep_for(pending / speed);
     pending = 0;
-    if (to >= 0 && from >= 0)
-      MPI_Sendrecv(buf, sb, MPI_BYTE, to, 1, buf + T.max_bytes, rb, MPI_BYTE, from, 1,
-                   MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    else if (to >= 0)
-      MPI_Send(buf, sb, MPI_BYTE, to, 1, MPI_COMM_WORLD);
-    else if (from >= 0)
-      MPI_Recv(buf + T.max_bytes, rb, MPI_BYTE, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (o->to >= 0 && o->from >= 0)
+      MPI_Sendrecv(buf, (int)o->sb, MPI_BYTE, o->to, 1, buf + T.max_bytes, (int)o->rb, MPI_BYTE,
+                   o->from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else if (o->to >= 0)
+      MPI_Send(buf, (int)o->sb, MPI_BYTE, o->to, 1, MPI_COMM_WORLD);
+    else
+      MPI_Recv(buf + T.max_bytes, (int)o->rb, MPI_BYTE, o->from, 1, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
   }
   if (sleeping && pending > 0) sg_actor_sleep_for(pending / speed);
 }
@@ -124,7 +127,8 @@ int main(int argc, char **argv) {
     replay(r, sleeping);
     static double tmax; /* shared: the processes run one at a time */
     static int done;
-    if (MPI_Wtime() - t0 > tmax) tmax = MPI_Wtime() - t0;
+    double t = MPI_Wtime() - t0;
+    if (t > tmax) tmax = t;
     if (timing && ++done == p) printf("%.10g\n", tmax);
     MPI_Finalize();
     return 0;

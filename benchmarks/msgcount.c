@@ -3,45 +3,39 @@
  * records them (the kernel itself runs on P coroutines under the recording
  * MPI, models/), for benchmarks/scale.sh's CPU microseconds per simulated
  * message. Prints "messages rounds bytes_sent". With TRACE, also writes
- * every rank's recorded program there, for collsim-floor to replay under
- * SMPI with nothing else (the floor of exactly this message pattern):
- *   "CSTRACE1", int64 p, int64 start[p + 1] (rank r's steps are
- *   start[r] .. start[r + 1] - 1), then the steps, 16 bytes each
- *   (int32 to, int32 from, uint32 sb, uint32 rb: models/record.h cs_mop).
- * Not a test; library rows (native) have no model. */
+ * every rank's recorded program there (benchmarks/trace.h), for
+ * collsim-floor to replay under SMPI with nothing else: the floor of exactly
+ * this message pattern. Not a test; library rows (native) have no model. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../models/record.h"
 #include "collsim.h"
 #include "model.h"
+#include "trace.h"
 
-static int write_trace(const char *path, const cs_case *c, char *err, size_t len) {
-  cs_prog g;
-  if (cs_prog_init(&g, c->p) != 0) {
-    snprintf(err, len, "no memory for %d programs", c->p);
+/* The programs of case c, as its model just priced them, into path
+ * (trace.h); 0, or -1 with a message in err. */
+static int write_trace(const char *path, const cs_model *mo, const cs_case *c, char *err,
+                       size_t len) {
+  const cs_prog *g;
+  if (cs_model_programs(mo, c, &g, err, len) != 0) return -1;
+  FILE *f = fopen(path, "wb");
+  int64_t p = c->p, at = 0;
+  int ok = f && fwrite(CS_TRACE_MAGIC, 8, 1, f) == 1 && fwrite(&p, sizeof p, 1, f) == 1;
+  for (int r = 0; r <= c->p && ok; r++) {
+    ok = fwrite(&at, sizeof at, 1, f) == 1;
+    if (r < c->p) at += g->r[r].n;
+  }
+  for (int r = 0; r < c->p && ok; r++)
+    for (const cs_mop *o = g->r[r].n ? g->r[r].first : NULL; o && ok;
+         o = cs_rprog_after(&g->r[r], o))
+      ok = fwrite(o, sizeof *o, 1, f) == 1;
+  if ((f && fclose(f) != 0) || !ok) {
+    snprintf(err, len, "cannot write %s", path);
     return -1;
   }
-  int rc = cs_record_case(c, 0, &g, err, len);
-  FILE *f = rc == 0 ? fopen(path, "wb") : NULL;
-  if (rc == 0 && !f) snprintf(err, len, "cannot write %s", path);
-  if (f) {
-    int64_t p = c->p, at = 0;
-    int ok = fwrite("CSTRACE1", 8, 1, f) == 1 && fwrite(&p, sizeof p, 1, f) == 1;
-    for (int r = 0; r <= c->p && ok; r++) {
-      ok = fwrite(&at, sizeof at, 1, f) == 1;
-      if (r < c->p) at += g.r[r].n;
-    }
-    for (int r = 0; r < c->p && ok; r++)
-      for (const cs_mop *o = g.r[r].n ? g.r[r].first : NULL; o && ok;
-           o = cs_rprog_after(&g.r[r], o))
-        ok = fwrite(o, sizeof *o, 1, f) == 1;
-    if (fclose(f) != 0 || !ok) snprintf(err, len, "cannot write %s", path);
-    rc = ok ? 0 : -1;
-  }
-  cs_prog_free(&g);
-  return rc;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -62,7 +56,7 @@ int main(int argc, char **argv) {
   cs_model_stats st;
   char err[256];
   if (cs_model_eval(&mo, &c, &st, err, sizeof err) != 0 ||
-      (argc == 6 && write_trace(argv[5], &c, err, sizeof err) != 0)) {
+      (argc == 6 && write_trace(argv[5], &mo, &c, err, sizeof err) != 0)) {
     fprintf(stderr, "collsim-msgcount: %s\n", err);
     return 2;
   }

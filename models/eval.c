@@ -281,6 +281,13 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
     snprintf(err, errlen, "model: ppn must be >= 1");
     return -1;
   }
+  const cs_prog *g;
+  if (cs_model_programs(mo, c, &g, err, errlen)) return -1;
+  return cs_model_price(mo, g, st, err, errlen);
+}
+
+int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out, char *err,
+                      size_t errlen) {
   /* The last recording is kept: pricing one case under several models
    * (tests, sweeps over parameters) runs the kernel once per host layout. */
   static struct {
@@ -292,9 +299,11 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   int ppn = mo->kind == CS_MODEL_ABG ? 0 : mo->ppn;
   if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) && last.c.p == c->p &&
       last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
-      last.ppn == ppn)
-    return cs_model_price(mo, &last.g, st, err, errlen);
-  if (last.valid) cs_prog_free(&last.g);
+      last.ppn == ppn) {
+    *out = &last.g;
+    return 0;
+  }
+  if (last.g.r) cs_prog_free(&last.g); /* the one before, kept or not comparable */
   last.valid = 0;
   cs_prog g;
   if (cs_prog_init(&g, c->p)) {
@@ -310,10 +319,10 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   snprintf(last.algo, sizeof last.algo, "%s", c->algo);
   last.ppn = ppn;
   last.g = g;
+  /* an algorithm name too long to compare later is recorded again next time */
   last.valid = strlen(c->algo) < sizeof last.algo;
-  int rc = cs_model_price(mo, &g, st, err, errlen);
-  if (!last.valid) cs_prog_free(&g);
-  return rc;
+  *out = &last.g;
+  return 0;
 }
 
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen) {

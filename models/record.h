@@ -86,6 +86,13 @@ static inline cs_mop *cs_prog_last(cs_prog *g, int r) {
   return g->oom || g->r[r].n == 0 ? NULL : g->r[r].tail - 1;
 }
 
+/* The programs of case c as recorded for model mo's host layout, into *out:
+ * 0, or -1 with a message in err. The last recording is kept (and *out
+ * points into it until the next call), so cs_model_eval of the same case
+ * records nothing again; c is not checked (cs_model_eval checks it). */
+int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out, char *err,
+                      size_t errlen);
+
 /* Prices the programs g under mo into st: 0, or -1 with a message in err
  * (programs that deadlock, or a send and its receive of different sizes).
  * (models/eval.c) */

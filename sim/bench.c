@@ -875,8 +875,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have
    * one (CS_NODE_AWARE). */
-  if (rc == 0 && (flags & CS_NODE_AWARE) &&
-      cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) != MPI_SUCCESS) {
+  if ((flags & CS_NODE_AWARE) && cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot build the kernel context\n");
     rc = 2;
   }
