@@ -64,7 +64,7 @@
 
 /* Stack depth. Every simulated process runs on a stack of its own whose
  * pages the kernel maps on first touch (about 10-15 us each on the VM of
- * README's figures, and the unmapping again at the end), so the deepest
+ * docs/scale.md's figures, and the unmapping again at the end), so the deepest
  * point a process reaches decides what its stack costs. The bare SMPI
  * program (benchmarks/floor.c) touches 2 pages per process; the frames on
  * bench's path to the timed call must add none. Buffers of what runs once
