@@ -45,9 +45,11 @@ typedef enum {
 
 /* Registry positions: CS_A_<collective>_<name>. */
 enum {
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_A_##coll##_##name,
+#define CS_ALGO(coll, name, family, flags, formula, ref)           CS_A_##coll##_##name,
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref) CS_A_##coll##_##name,
 #include "registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
   CS_NALGO
 };
 
