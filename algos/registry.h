@@ -25,9 +25,10 @@ typedef struct {
  * CS_NATIVE = the MPI library's own collective; CS_BASELINE = the row other
  * algorithms of its collective are divided by in normalized pictures (collsim
  * plot's default --baseline), at most one per collective; CS_NODE_AWARE = the
- * kernel reads its context (nodes, lanes: algos/ctx.h): the dispatcher builds
- * the context only for such rows (and for compositions with such a part,
- * which must carry the flag too), and passes ctx = NULL to every other
+ * kernel reads its context (nodes, lanes: algos/ctx.h), or the composition
+ * has a part on a node, lane or leaders communicator (or a part that reads
+ * it; cs_compose_verify holds the flag to the parts both ways): the
+ * dispatcher builds the context only for such rows, and passes ctx = NULL to every other
  * kernel, because building it costs every job a world reduction and a split
  * (4 s of simulator CPU at 8192 ranks); drivers build it before timing. */
 enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
