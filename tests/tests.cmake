@@ -150,7 +150,7 @@ add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
-# ... and the node-aware rows (allreduce hier) where nodes have more than one
+# ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
 # process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
 # 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh).
 add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})

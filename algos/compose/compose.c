@@ -7,7 +7,7 @@
  * COLLECTIVE:ALGORITHM[@COMMUNICATOR], are run in order by the one engine
  * below. Writing a composition is writing such a row:
  *
- *   CS_COMPOSE(allreduce, hier, "hier", CS_COMMUTATIVE | CS_NODE_AWARE, none,
+ *   CS_COMPOSE(allreduce, hierarchical, "hierarchical", CS_COMMUTATIVE | CS_NODE_AWARE, none,
  *              "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
  *              "...")
  *
@@ -70,7 +70,7 @@
  * at non-roots of a reduce row with whole-range parts, and one block in the
  * last case of the split-gather above.
  * Rows: allreduce circulant_rsag (reduce_scatter + allgatherv, Traff et al.
- * 2023 Sec. III-G), ceilhalf (the seed's Alg. 2), hier (node reduce, leaders
+ * 2023 Sec. III-G), ceilhalf (the seed's Alg. 2), hierarchical (node reduce, leaders
  * allreduce, node bcast); reduce circulant_rsg (reduce_scatter + gatherv).
  */
 #include <stdio.h>
