@@ -28,8 +28,8 @@ typedef struct {
  * kernel reads its context (nodes, lanes: algos/ctx.h), or the composition
  * has a part on a node, lane or leaders communicator (or a part that reads
  * it; cs_compose_verify holds the flag to the parts both ways): the
- * dispatcher builds the context only for such rows, and passes ctx = NULL to every other
- * kernel, because building it costs every job a world reduction and a split
+ * dispatcher builds the context only for such rows, and passes ctx = NULL
+ * to every other kernel, because building it costs every job a world reduction and a split
  * (4 s of simulator CPU at 8192 ranks); drivers build it before timing. */
 enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
 
@@ -59,7 +59,8 @@ typedef struct {
   const char *name, *family;
   unsigned flags;
   cs_formula formula;
-  const char *parts; /* "collective:algorithm ..." for a composition, else "" */
+  const char *parts; /* CS_COMPOSE rows: "collective:algorithm[@communicator] ...";
+                        CS_ALGO rows: "" */
   const char *ref;
   int index; /* position in the registry: cs_algos[index] is this row */
 } cs_algo_info;
