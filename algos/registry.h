@@ -29,8 +29,9 @@ typedef struct {
  * has a part on a node, lane or leaders communicator (or a part that reads
  * it; cs_compose_verify holds the flag to the parts both ways): the
  * dispatcher builds the context only for such rows, and passes ctx = NULL
- * to every other kernel, because building it costs every job a world reduction and a split
- * (4 s of simulator CPU at 8192 ranks); drivers build it before timing. */
+ * to every other kernel, because building it costs every job a world
+ * reduction and a split (4 s of simulator CPU at 8192 ranks); drivers build
+ * it before timing. */
 enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
 
 /* The papers' closed-form costs a registry row can name (models/table1.c
