@@ -48,13 +48,14 @@
 #define CS_PARAMS_scan   CS_PARAMS_allreduce
 #define CS_PARAMS_exscan CS_PARAMS_allreduce
 
-/* Prototypes of all kernels, from the registry. The rows of compositions
- * (non-empty parts) have no function of their own: the dispatcher runs the
- * generic composition (algos/compose/compose.c) for them. */
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) \
-  int cs_##coll##_##name CS_PARAMS_##coll;
+/* Prototypes of all kernels, from the registry's CS_ALGO rows. The
+ * CS_COMPOSE rows have no function of their own: the dispatcher runs the
+ * generic composition engine (algos/compose/compose.c) for them. */
+#define CS_ALGO(coll, name, family, flags, formula, ref) int cs_##coll##_##name CS_PARAMS_##coll;
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref)
 #include "registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
 
 /* Arguments of any collective call; unused fields are ignored. */
 typedef struct {
@@ -110,17 +111,18 @@ int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, voi
                      long count, const int *counts, const int *displs, MPI_Datatype dt, MPI_Op op,
                      MPI_Comm comm);
 
-/* The generic compositions (algos/compose/compose.c) of a row with parts. */
-int cs_compose_allreduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx);
-int cs_compose_reduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
-                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm, const cs_ctx *ctx);
-/* Checks that every composition row's parts name registered pieces; prints
- * one line per bad row to f (if not NULL) and returns their number. */
+/* The composition engine (algos/compose/compose.c): runs the parts of
+ * CS_COMPOSE row a on the call x (ctx: the context of x->comm, needed iff
+ * the row is CS_NODE_AWARE). */
+int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx);
+/* Whether row a's parts follow the rules of compose.c's header: 0, or -1
+ * with a sentence in err that names the part and what is valid. */
+int cs_compose_check(const cs_algo_info *a, char *err, size_t len);
+/* cs_compose_check on every CS_COMPOSE row; prints one line per bad row to
+ * f (if not NULL) and returns their number. */
 int cs_compose_verify(FILE *f);
-/* The same for the whole registry: every row has a kernel or parts that
- * resolve (kernels are weak references in the dispatcher's table, so a
- * missing one is found here, not by the linker). */
+/* What the registry can only get wrong at run time, checked at start: the
+ * composition rows (a kernel row without its kernel does not link). */
 int cs_dispatch_verify(FILE *f);
 
 #endif

@@ -13,17 +13,17 @@ typedef union {
 #undef CS_COLL
 } cs_fn;
 
-/* The kernel of every row; a composition row has none (weak references
- * resolve to NULL) and runs the generic composition instead. */
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) \
-  int cs_##coll##_##name CS_PARAMS_##coll __attribute__((weak));
+/* The kernel of every CS_ALGO row, referred to strongly (collsim.h
+ * declares them): a row whose kernel does not exist does not link
+ * ("undefined reference to `cs_<collective>_<name>'"). CS_COMPOSE rows have
+ * none (NULL here) and run the generic composition engine. */
+static const cs_fn fns[CS_NALGO] = {
+#define CS_ALGO(coll, name, family, flags, formula, ref) \
+  [CS_A_##coll##_##name] = {.coll = cs_##coll##_##name},
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref)
 #include "registry.def"
 #undef CS_ALGO
-
-static const cs_fn fns[] = {
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) {.coll = cs_##coll##_##name},
-#include "registry.def"
-#undef CS_ALGO
+#undef CS_COMPOSE
 };
 
 /* Once per process, collective and reason: the refusal messages (rank 0 of
@@ -111,21 +111,7 @@ static int run(const cs_algo_info *a, const cs_args *x) {
   /* Only node-aware rows get (and pay for) a context; see CS_NODE_AWARE. */
   const cs_ctx *ctx = x->ctx;
   if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
-  if (a->parts[0]) {
-    if (a->coll == CS_allreduce)
-      return cs_compose_allreduce(a, x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
-    if (a->coll == CS_reduce)
-      return cs_compose_reduce(a, x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->root, x->comm,
-                               ctx);
-  }
-  if (!f.allreduce) { /* any member: they share the pointer */
-    int rank;
-    MPI_Comm_rank(x->comm, &rank);
-    if (rank == 0)
-      fprintf(stderr, "collsim: %s/%s has neither a kernel nor parts with a composition\n",
-              cs_colls[a->coll].name, a->name);
-    return MPI_ERR_ARG;
-  }
+  if (a->parts[0]) return cs_compose_run(a, x, ctx);
   switch (a->coll) {
   case CS_allreduce:
     return f.allreduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
@@ -169,18 +155,7 @@ int cs_run(const cs_algo_info *a, const cs_args *x) {
   return rc;
 }
 
-int cs_dispatch_verify(FILE *f) {
-  int bad = cs_compose_verify(f);
-  for (int i = 0; i < cs_nalgos; i++)
-    if (!cs_algos[i].parts[0] && !fns[i].allreduce) {
-      if (f)
-        fprintf(f, "collsim: registry row %s/%s has no kernel cs_%s_%s and no parts\n",
-                cs_colls[cs_algos[i].coll].name, cs_algos[i].name, cs_colls[cs_algos[i].coll].name,
-                cs_algos[i].name);
-      bad++;
-    }
-  return bad;
-}
+int cs_dispatch_verify(FILE *f) { return cs_compose_verify(f); }
 
 int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, void *sbuf, void *rbuf,
                      long count, const int *counts, const int *displs, MPI_Datatype dt, MPI_Op op,

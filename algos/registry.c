@@ -9,10 +9,13 @@ const cs_coll_info cs_colls[CS_NCOLL] = {
 };
 
 const cs_algo_info cs_algos[] = {
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) \
+#define CS_ALGO(coll, name, family, flags, formula, ref) \
+  {CS_##coll, #name, family, flags, CS_F_##formula, "", ref, CS_A_##coll##_##name},
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref) \
   {CS_##coll, #name, family, flags, CS_F_##formula, parts, ref, CS_A_##coll##_##name},
 #include "registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
 };
 
 const int cs_nalgos = sizeof(cs_algos) / sizeof(cs_algos[0]);

@@ -25,11 +25,13 @@ typedef struct {
  * CS_NATIVE = the MPI library's own collective; CS_BASELINE = the row other
  * algorithms of its collective are divided by in normalized pictures (collsim
  * plot's default --baseline), at most one per collective; CS_NODE_AWARE = the
- * kernel reads its context (nodes, lanes: algos/ctx.h): the dispatcher builds
- * the context only for such rows (and for compositions with such a part,
- * which must carry the flag too), and passes ctx = NULL to every other
- * kernel, because building it costs every job a world reduction and a split
- * (4 s of simulator CPU at 8192 ranks); drivers build it before timing. */
+ * kernel reads its context (nodes, lanes: algos/ctx.h), or the composition
+ * has a part on a node, lane or leaders communicator (or a part that reads
+ * it; cs_compose_verify holds the flag to the parts both ways): the
+ * dispatcher builds the context only for such rows, and passes ctx = NULL
+ * to every other kernel, because building it costs every job a world
+ * reduction and a split (4 s of simulator CPU at 8192 ranks); drivers build
+ * it before timing. */
 enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
 
 /* The papers' closed-form costs a registry row can name (models/table1.c
@@ -45,9 +47,11 @@ typedef enum {
 
 /* Registry positions: CS_A_<collective>_<name>. */
 enum {
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_A_##coll##_##name,
+#define CS_ALGO(coll, name, family, flags, formula, ref)           CS_A_##coll##_##name,
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref) CS_A_##coll##_##name,
 #include "registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
   CS_NALGO
 };
 
@@ -56,7 +60,8 @@ typedef struct {
   const char *name, *family;
   unsigned flags;
   cs_formula formula;
-  const char *parts; /* "collective:algorithm ..." for a composition, else "" */
+  const char *parts; /* CS_COMPOSE rows: "collective:algorithm[@communicator] ...";
+                        CS_ALGO rows: "" */
   const char *ref;
   int index; /* position in the registry: cs_algos[index] is this row */
 } cs_algo_info;

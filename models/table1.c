@@ -20,7 +20,8 @@
  * the circulant reduce-scatter and allgather rows (Sec. III-G), and
  * circulant_rsg (reduce) the reduce-scatter row plus a gather of q alpha +
  * beta (p-1)/p m (the allgather row's communication). Table I has
- * no rows for gather and scatter, so they get none here.
+ * no rows for gather and scatter, so they get none here. The binomial tree
+ * broadcast (a standard column Table I does not print) is q (alpha + beta m).
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
  */
@@ -82,6 +83,11 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
                 : a + b * m / P + Q * a + b * (twoq - 1) * 2 * m / P + a + b * m + g * m;
       return 0;
     case CS_F_bruck: *t = Q * a + b * vol + g * m; return 0;
+    default: return -1;
+    }
+  case CS_bcast:
+    switch (f) {
+    case CS_F_binomial: *t = Q * (a + b * m); return 0;
     default: return -1;
     }
   default: return -1;

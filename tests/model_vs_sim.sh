@@ -30,8 +30,10 @@ algos_of() { # the registered non-native algorithms of a collective
   "$cli" list --csv | awk -F, -v c="$1" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }'
 }
 for p in $(expand "$plist"); do
-  for coll in allreduce reduce reduce_scatter_block reduce_scatter allgather allgatherv gather gatherv scatter scatterv; do
+  for coll in allreduce reduce reduce_scatter_block reduce_scatter allgather allgatherv gather gatherv scatter scatterv bcast; do
     algos=$(algos_of $coll)
+    # bcast has no MPI_IN_PLACE form: nothing to hold in place.
+    [ $bound -eq 0 ] && [ $coll = bcast ] && continue
     root=$((p / 3))
     out="$tmp/$coll-$p.csv"
     if ! "$cli" predict --coll $coll --algo "$algos" --np $p --bytes "$sizes" --root $root \

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Adding an algorithm is one registry row and one kernel file: in a SCRATCH
-# copy of the source tree (the real registry is not touched) this adds
-#   CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "", "test row")
-# and a kernel cs_allreduce_dummy (algos/dummy/allreduce.c) that calls the
-# butterfly kernel, builds the copy, and shows the row everywhere:
+# copy of the source tree (the real registry is not touched), configured
+# with cmake BEFORE the new file exists, this adds
+#   CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "test row")
+# and a kernel cs_allreduce_dummy (algos/dummy/allreduce.c, in a new folder)
+# that calls the butterfly kernel, plus a composition row
+#   CS_COMPOSE(allreduce, dummy_rsag, ..., "reduce_scatter:butterfly allgatherv:butterfly", ...)
+# builds the copy as ./collsim does (cmake --build, no cmake -S: the kernel
+# globs are CONFIGURE_DEPENDS, so the new file is found by the build), and
+# shows the rows everywhere:
 #   - collsim list and list --csv have it;
 #   - collsim check --coll allreduce --algo dummy --np 1-5 passes;
 #   - collsim predict prices it (the model engine records its kernel: the
@@ -11,7 +16,10 @@
 #     written), simulates it (the same sim_s) and prints no formula (its
 #     formula is none);
 #   - collsim bench on a small abg platform times it (again butterfly's time);
-#   - collsim plot draws it with a legend entry and a line style of its own.
+#   - collsim plot draws it with a legend entry and a line style of its own;
+#   - the composition row is listed and passes check --np 1-5;
+# and, last, that a kernel row without its kernel is a BUILD error naming
+# the missing function (undefined reference to `cs_allreduce_nokernel').
 # usage: registry_dummy.sh SOURCE_DIR
 set -uo pipefail
 src=$(cd "${1:-.}" && pwd)
@@ -36,13 +44,20 @@ else
   (cd "$src" && tar --exclude=./build --exclude=./results -cf - .) | (cd "$tree" && tar -xf -)
 fi
 [ -f "$tree/algos/registry.def" ] || die "could not copy the source tree"
+# Configured before the kernel file exists: the build must find it itself.
+b=$tmp/build
+cmake -S "$tree" -B "$b" >"$tmp/cmake.log" 2>&1 || { tail -30 "$tmp/cmake.log"; die "cmake failed"; }
 # The row goes last inside the rows' #ifdef CS_ALGO block (the file's last
 # #endif).
-row='CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "", "test row")'
-last=$(grep -n '^#endif' "$tree/algos/registry.def" | tail -1 | cut -d: -f1)
-[ -n "$last" ] || die "registry.def has no closing #endif"
-sed -i "${last}i $row" "$tree/algos/registry.def"
-grep -qF "$row" "$tree/algos/registry.def" || die "could not add the row"
+add_row() { # add_row ROW: before the file's last #endif (the rows' block)
+  local last
+  last=$(grep -n '^#endif' "$tree/algos/registry.def" | tail -1 | cut -d: -f1)
+  [ -n "$last" ] || die "registry.def has no closing #endif"
+  sed -i "${last}i $1" "$tree/algos/registry.def"
+  grep -qF "$1" "$tree/algos/registry.def" || die "could not add the row $1"
+}
+add_row 'CS_ALGO(allreduce, dummy, "dummy", CS_COMMUTATIVE, none, "test row")'
+add_row 'CS_COMPOSE(allreduce, dummy_rsag, "dummy", CS_COMMUTATIVE, none, "reduce_scatter:butterfly allgatherv:butterfly", "test composition")'
 # The kernel follows whatever the kernel signature is: it is declared with
 # CS_PARAMS_allreduce, and passes a trailing context on when the signature
 # has one (cs_ctx, being added on another branch).
@@ -63,12 +78,13 @@ int cs_allreduce_dummy CS_PARAMS_allreduce {
 }
 EOF
 
-# ---- build what the commands need ----------------------------------------
-b=$tmp/build
-if ! cmake -S "$tree" -B "$b" >"$tmp/cmake.log" 2>&1 ||
-   ! nice cmake --build "$b" -j2 --target collsim-cli collsim-smpi >>"$tmp/cmake.log" 2>&1; then
+# ---- build what the commands need, as ./collsim does (no cmake -S) ----------
+if ! nice cmake --build "$b" -j2 --target collsim-cli collsim-smpi >>"$tmp/cmake.log" 2>&1; then
   tail -30 "$tmp/cmake.log"; die "the scratch build failed"
 fi
+grep -q 'algos/dummy/allreduce.c' "$b/CMakeFiles/collsim_core.dir/build.make" 2>/dev/null &&
+  echo "ok: the new kernel file is built without re-running cmake by hand" ||
+  { echo "FAIL: algos/dummy/allreduce.c is not in the build"; fail=1; }
 cli=$b/collsim-cli
 
 # ---- list -------------------------------------------------------------------
@@ -150,5 +166,23 @@ EOF
 else
   echo "skip: plot (no gnuplot)"
 fi
-[ $fail -eq 0 ] && echo "registry_dummy: a new row works in list, check, predict, bench and plot"
+# ---- a composition row: no kernel, parts only -----------------------------------
+"$cli" list --csv | grep -q '^allreduce,dummy_rsag,dummy,commutative op,"test composition"$' &&
+  echo "ok: list has the composition row" || { echo "FAIL: list lacks dummy_rsag"; fail=1; }
+if check "check --coll allreduce --algo dummy_rsag --np 1-5" \
+     "$cli" check --coll allreduce --algo dummy_rsag --np 1-5 --jobs 1; then
+  grep -qE '^[1-9][0-9]* passed, 0 failed' "$tmp/out" ||
+    { echo "FAIL: check's summary:"; tail -3 "$tmp/out"; fail=1; }
+fi
+
+# ---- a kernel row without its kernel does not build ------------------------------
+add_row 'CS_ALGO(allreduce, nokernel, "dummy", CS_COMMUTATIVE, none, "a row without kernel")'
+if nice cmake --build "$b" -j2 --target collsim-cli >"$tmp/nokernel.log" 2>&1; then
+  echo "FAIL: a row without its kernel built"; fail=1
+elif grep -q "undefined reference to .cs_allreduce_nokernel'" "$tmp/nokernel.log"; then
+  echo "ok: a row without its kernel is a build error: $(grep -m1 -o "undefined reference to .cs_allreduce_nokernel'" "$tmp/nokernel.log")"
+else
+  echo "FAIL: the build failed without naming cs_allreduce_nokernel:"; tail -15 "$tmp/nokernel.log"; fail=1
+fi
+[ $fail -eq 0 ] && echo "registry_dummy: a new row works in list, check, predict, bench and plot; a row without kernel does not build"
 exit $fail

@@ -40,7 +40,7 @@ src=${1:-.}
 cd "$src" || exit 2
 def=algos/registry.def
 [ -f "$def" ] || { echo "FAIL: no $def under $src"; exit 2; }
-names=$(sed -n 's/^CS_ALGO([a-z_0-9]*, *\([a-z_0-9]*\), *"\([a-z_0-9]*\)".*/\1\n\2/p' "$def" |
+names=$(sed -n 's/^CS_\(ALGO\|COMPOSE\)([a-z_0-9]*, *\([a-z_0-9]*\), *"\([a-z_0-9]*\)".*/\2\n\3/p' "$def" |
   grep -vx native | sort -u)
 [ -n "$names" ] || { echo "FAIL: read no algorithm names from $def"; exit 2; }
 pattern=$(paste -sd'|' <<<"$names")

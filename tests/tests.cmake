@@ -19,6 +19,14 @@ add_executable(test_registry ${T}/test_registry.c)
 target_link_libraries(test_registry collsim)
 add_test(NAME registry_data COMMAND test_registry)
 
+# Composition rows: every CS_COMPOSE row verifies, and a bad part (unknown
+# collective, algorithm or communicator, an unjoined split, flags that do not
+# match the parts) is reported with what is valid (tests/test_compose.c).
+add_executable(test_compose ${T}/test_compose.c)
+target_include_directories(test_compose BEFORE PRIVATE ${CMAKE_SOURCE_DIR}/models/mpirec)
+target_link_libraries(test_compose collsim)
+add_test(NAME compose_rows COMMAND test_compose)
+
 # What a size m means (algos/sizes.h), shape by shape.
 add_executable(test_sizes ${T}/test_sizes.c)
 target_link_libraries(test_sizes collsim)
@@ -142,6 +150,10 @@ add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
+# ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
+# process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
+# 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh).
+add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})
 # ... and on a platform with calibrated segments (network and local work, issue 10).
 add_executable(platseg_write ${T}/platseg_write.c)
 target_link_libraries(platseg_write collsim)

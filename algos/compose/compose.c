@@ -1,36 +1,77 @@
-/* Compositions: collectives made of registered pieces, not copies of them
- * (UCC's allreduce_ring = reduce_scatter_ring + allgather_ring).
+/* Compositions: collectives made of registered algorithms run on the
+ * communicator of the call or on its node and lane communicators, not copies
+ * of them (UCC's allreduce_ring = reduce_scatter_ring + allgather_ring;
+ * Traff and Hunold's hierarchical and full-lane decompositions).
  *
- * A registry row whose `parts` column is not empty has no kernel of its own:
- * the dispatcher calls the generic composition of its collective, which
- * finds the pieces named in `parts` ("collective:algorithm" words) in the
- * piece table below and runs them in order. Two compositions exist:
+ * A CS_COMPOSE row of algos/registry.def has no kernel: its parts, words
+ * COLLECTIVE:ALGORITHM[@COMMUNICATOR], are run in order by the one engine
+ * below. Writing a composition is writing such a row:
  *
- *   allreduce = reduce_scatter + allgatherv: the vector is split into p
- *     blocks as evenly as possible (the first count mod p blocks one element
- *     longer); the reduce-scatter piece reduces each process's block straight
- *     into its place in recvbuf, and the allgatherv piece runs in place.
- *     Local work: only the pieces'. Rows: allreduce circulant_rsag (2 ceil(log2
- *     p) rounds, (2^q - 1) + (p - 1) blocks, Traff et al. 2023 Sec. III-G),
- *     allreduce ceilhalf (2 ceil(log2 p) rounds, 2 (p - 1) blocks, the seed's
- *     Alg. 2). Rabenseifner's halving-doubling allreduce is the row with parts
- *     "reduce_scatter:butterfly allgatherv:butterfly".
+ *   CS_COMPOSE(allreduce, hierarchical, "hierarchical", CS_COMMUTATIVE | CS_NODE_AWARE, none,
+ *              "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
+ *              "...")
  *
- *   reduce = reduce_scatter + gatherv (Rabenseifner's reduce for any p): the
- *     same even split; the reduce-scatter piece writes the own block where
- *     the gather wants it: at a root not in place into its place in recvbuf
- *     (the gather then runs in place there), at a non-root with a contiguous
- *     type into a packed buffer the gather piece takes over, otherwise into a
- *     temporary block. So there is no local work besides the pieces', except
- *     one copy of the block in the last case. Row: reduce circulant_rsg.
+ * The data: the row's vector (allreduce, reduce, bcast rows; count elements
+ * of the call's datatype). Each part works on the CURRENT RANGE of it,
+ * which starts as the whole vector:
+ *   reduce_scatter   splits the current range evenly over the part's
+ *                    communicator (the first n mod size blocks one element
+ *                    longer), reducing; each process keeps its block, which
+ *                    becomes its current range (the node's share of the
+ *                    vector, then this lane's block of it, ...);
+ *   allgatherv       joins the innermost split again on every process, in
+ *                    place, and restores the range it split; gatherv does
+ *                    so to the part's root only;
+ *   allreduce, reduce, bcast
+ *                    work on the current range whole (reduce leaves the
+ *                    result at the part's root, bcast sends the root's).
+ * A split must be joined by a later part on the communicator that made it
+ * (splits nest). The result lands in the call's recvbuf (the buffer of a
+ * bcast); the first reducing part reads the call's sendbuf, later ones work
+ * in place there.
  *
- * Accepts: what both pieces accept (every piece today: any p, any count,
- * MPI_IN_PLACE, derived datatypes); the row's flags carry the restrictions
- * (CS_COMMUTATIVE: the reduce-scatter pieces need a commutative op).
- * Limitations: a row whose parts do not name the pieces its collective needs
- * is refused with MPI_ERR_ARG and a message (cs_compose_verify finds such
- * rows before anything runs; the check driver calls it).
- * Memory: that of the pieces (plus one block in the reduce's last case).
+ * The communicators: comm (the call's, the default), node (the processes of
+ * my node), lane (one process per node, the same local rank on each: the
+ * lane communicator), leaders (local rank 0 of every node, i.e. the lane
+ * communicator of local rank 0; the other processes skip the part): those of
+ * the kernel context (algos/ctx.h), so that a row naming node, lane or
+ * leaders must be CS_NODE_AWARE, and a row naming only comm must not be (it
+ * runs without a context, which costs every job a world reduction and a
+ * split). On nodes that are not regular the context's fallback (node =
+ * self, lane = a duplicate of comm, every process a leader) keeps every
+ * decomposition correct. Rooted parts use root 0 of their communicator (the
+ * node leader on node), and the call's root on comm in a rooted row; a
+ * rooted row (reduce) runs its parts on comm only for now.
+ *
+ * The algorithms: any row of the part's collective for allreduce, reduce and
+ * bcast parts (native = the library's own; a composition row too), called
+ * through the dispatcher (cs_run) on the part's communicator; for
+ * reduce_scatter, allgatherv and gatherv parts a row with a piece (a kernel
+ * entry on a cs_layout that every process knows, cs_piece_<collective>_<name>
+ * in algos/kernel.h, found through weak references: rows without one
+ * resolve to NULL), because they work on ranges of the vector in place.
+ * A split directly joined by a gatherv to a root (reduce = reduce_scatter +
+ * gatherv, Rabenseifner's reduce for any p) hands the own block to the
+ * gather without a copy: at the root it is reduced into its place in
+ * recvbuf, elsewhere into a packed buffer the gather takes over (contiguous
+ * types), else into a temporary block.
+ *
+ * Checked at start: cs_compose_verify (called by cs_dispatch_verify, which
+ * the check driver runs) parses every row and reports a part naming an
+ * unknown collective, algorithm or communicator with what is valid, splits
+ * that are not joined, and flags that do not match the parts (CS_NODE_AWARE
+ * as above; a part's CS_COMMUTATIVE / CS_ASSOCIATIVE must be the row's too,
+ * so that the row refuses an op before anything is sent). The engine
+ * refuses such a row with MPI_ERR_ARG and the same message.
+ *
+ * Accepts: what the parts accept (every part today: any p, any count,
+ * MPI_IN_PLACE, derived datatypes). Cost: the sum of the parts' (the models
+ * price the recorded execution). Memory: that of the parts, plus a vector
+ * at non-roots of a reduce row with whole-range parts, and one block in the
+ * last case of the split-gather above.
+ * Rows: allreduce circulant_rsag (reduce_scatter + allgatherv, Traff et al.
+ * 2023 Sec. III-G), ceilhalf (the seed's Alg. 2), hierarchical (node reduce, leaders
+ * allreduce, node bcast); reduce circulant_rsg (reduce_scatter + gatherv).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,45 +80,19 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-/* The piece of every registry row of a piece collective; rows without one
- * (native, for instance) resolve to NULL through weak references. The table
- * is generated from registry.def, never retyped. */
-#define CS_PIECE_DECL_reduce_scatter(name) \
-  int cs_piece_reduce_scatter_##name CS_PIECE_PARAMS_reduce_scatter __attribute__((weak));
-#define CS_PIECE_DECL_allgatherv(name) \
-  int cs_piece_allgatherv_##name CS_PIECE_PARAMS_allgatherv __attribute__((weak));
-#define CS_PIECE_DECL_gatherv(name) \
+/* ---- pieces, from the registry -------------------------------------------
+ * Every kernel row NAME may have pieces cs_piece_reduce_scatter_NAME,
+ * cs_piece_allgatherv_NAME, cs_piece_gatherv_NAME (weak: NULL where none
+ * exists); the table keeps them by row, and a part looks at the field of its
+ * own collective. */
+#define CS_ALGO(coll, name, family, flags, formula, ref)                                   \
+  int cs_piece_reduce_scatter_##name CS_PIECE_PARAMS_reduce_scatter __attribute__((weak)); \
+  int cs_piece_allgatherv_##name CS_PIECE_PARAMS_allgatherv __attribute__((weak));         \
   int cs_piece_gatherv_##name CS_PIECE_PARAMS_gatherv __attribute__((weak));
-#define CS_PIECE_ENTRY_reduce_scatter(name) \
-  [CS_A_reduce_scatter_##name] = {.rs = cs_piece_reduce_scatter_##name},
-#define CS_PIECE_ENTRY_allgatherv(name) \
-  [CS_A_allgatherv_##name] = {.ag = cs_piece_allgatherv_##name},
-#define CS_PIECE_ENTRY_gatherv(name) [CS_A_gatherv_##name] = {.gv = cs_piece_gatherv_##name},
-#define CS_NO_PIECE(name)
-#define CS_PIECE_DECL_allreduce             CS_NO_PIECE
-#define CS_PIECE_DECL_reduce                CS_NO_PIECE
-#define CS_PIECE_DECL_reduce_scatter_block  CS_NO_PIECE
-#define CS_PIECE_DECL_allgather             CS_NO_PIECE
-#define CS_PIECE_DECL_gather                CS_NO_PIECE
-#define CS_PIECE_DECL_scatter               CS_NO_PIECE
-#define CS_PIECE_DECL_scatterv              CS_NO_PIECE
-#define CS_PIECE_DECL_bcast                 CS_NO_PIECE
-#define CS_PIECE_DECL_scan                  CS_NO_PIECE
-#define CS_PIECE_DECL_exscan                CS_NO_PIECE
-#define CS_PIECE_ENTRY_allreduce            CS_NO_PIECE
-#define CS_PIECE_ENTRY_reduce               CS_NO_PIECE
-#define CS_PIECE_ENTRY_reduce_scatter_block CS_NO_PIECE
-#define CS_PIECE_ENTRY_allgather            CS_NO_PIECE
-#define CS_PIECE_ENTRY_gather               CS_NO_PIECE
-#define CS_PIECE_ENTRY_scatter              CS_NO_PIECE
-#define CS_PIECE_ENTRY_scatterv             CS_NO_PIECE
-#define CS_PIECE_ENTRY_bcast                CS_NO_PIECE
-#define CS_PIECE_ENTRY_scan                 CS_NO_PIECE
-#define CS_PIECE_ENTRY_exscan               CS_NO_PIECE
-
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_PIECE_DECL_##coll(name)
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref)
 #include "../registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
 
 typedef struct {
   cs_piece_rs_fn rs;
@@ -86,92 +101,240 @@ typedef struct {
 } piece;
 
 static const piece pieces[CS_NALGO] = {
-#define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_PIECE_ENTRY_##coll(name)
+#define CS_ALGO(coll, name, family, flags, formula, ref)                                \
+  [CS_A_##coll##_##name] = {cs_piece_reduce_scatter_##name, cs_piece_allgatherv_##name, \
+                            cs_piece_gatherv_##name},
+#define CS_COMPOSE(coll, name, family, flags, formula, parts, ref)
 #include "../registry.def"
 #undef CS_ALGO
+#undef CS_COMPOSE
 };
 
-/* The next word of a parts string from s: copies it into word and sets
- * *row to the registered algorithm "collective:algorithm" names (NULL if
- * none). Returns where the next word starts, or NULL after the last one. */
-static const char *next_part(const char *s, char *word, size_t len, const cs_algo_info **row) {
-  while (*s == ' ') s++;
-  size_t n = strcspn(s, " ");
-  if (n == 0) return NULL;
-  snprintf(word, len, "%.*s", (int)n, s);
-  *row = NULL;
-  char *colon = strchr(word, ':');
-  if (colon) {
-    *colon = '\0';
-    int c = cs_coll_by_name(word);
-    if (c >= 0) *row = cs_algo_find((cs_coll)c, colon + 1);
-    *colon = ':';
+/* ---- parts: parsing and checking ------------------------------------------ */
+
+enum { ON_COMM, ON_NODE, ON_LANE, ON_LEADERS, ON_N };
+static const char *const on_names[ON_N] = {"comm", "node", "lane", "leaders"};
+
+/* What a part does with the current range (see the header). */
+enum { SPLIT, JOIN, WHOLE };
+
+enum { MAX_PARTS = 8 };
+
+typedef struct {
+  const cs_algo_info *row; /* the part's algorithm */
+  int kind, on;
+  char word[64];
+} part;
+
+static int kind_of(int coll) {
+  switch (coll) {
+  case CS_reduce_scatter: return SPLIT;
+  case CS_allgatherv:
+  case CS_gatherv: return JOIN;
+  case CS_allreduce:
+  case CS_reduce:
+  case CS_bcast: return WHOLE;
+  default: return -1;
   }
-  return s + n;
 }
 
-/* The pieces a row's parts name (NULL for kinds it does not name). Returns
- * 0, or -1 with a message in err if a word is not a registered algorithm of
- * a piece collective with a piece. */
-static int find_pieces(const cs_algo_info *a, piece *out, char *err, size_t len) {
-  memset(out, 0, sizeof *out);
-  char word[128];
-  const cs_algo_info *pa;
-  for (const char *s = a->parts; (s = next_part(s, word, sizeof word, &pa));) {
-    const piece *pc = pa ? &pieces[pa->index] : NULL;
-    if (!pc || !(pc->rs || pc->ag || pc->gv)) {
-      snprintf(err, len, "part '%s' is not a registered algorithm with a piece", word);
+static int has_piece(const cs_algo_info *r) {
+  const piece *pc = &pieces[r->index];
+  switch (r->coll) {
+  case CS_reduce_scatter: return pc->rs != NULL;
+  case CS_allgatherv: return pc->ag != NULL;
+  case CS_gatherv: return pc->gv != NULL;
+  default: return 1;
+  }
+}
+
+/* Appends to err (of len bytes) what may stand where a part's algorithm of
+ * coll stands. */
+static void valid_algos(char *err, size_t len, cs_coll coll) {
+  size_t n = strlen(err);
+  int first = 1;
+  for (int i = 0; i < cs_nalgos && n < len; i++)
+    if (cs_algos[i].coll == coll && has_piece(&cs_algos[i])) {
+      n += (size_t)snprintf(err + n, len - n, "%s%s", first ? "" : ", ", cs_algos[i].name);
+      first = 0;
+    }
+  if (n < len) snprintf(err + n, len - n, ")");
+}
+
+static const char valid_colls[] =
+    "reduce_scatter, allgatherv, gatherv (split and join the current range), allreduce, "
+    "reduce, bcast (the whole range)";
+
+/* Parses a's parts into out (at most MAX_PARTS). Returns their number, or -1
+ * with a sentence in err. */
+static int parse(const cs_algo_info *a, part *out, char *err, size_t len) {
+  int n = 0;
+  for (const char *s = a->parts;;) {
+    while (*s == ' ') s++;
+    size_t w = strcspn(s, " ");
+    if (w == 0) break;
+    if (n == MAX_PARTS) {
+      snprintf(err, len, "more than %d parts", MAX_PARTS);
       return -1;
     }
-    if (pc->rs) out->rs = pc->rs;
-    if (pc->ag) out->ag = pc->ag;
-    if (pc->gv) out->gv = pc->gv;
+    part *p = &out[n];
+    if (w >= sizeof p->word) {
+      snprintf(err, len, "part '%.*s' is too long", (int)w, s);
+      return -1;
+    }
+    snprintf(p->word, sizeof p->word, "%.*s", (int)w, s);
+    s += w;
+    char word[64];
+    snprintf(word, sizeof word, "%s", p->word);
+    char *at = strchr(word, '@'), *colon = strchr(word, ':');
+    p->on = ON_COMM;
+    if (at) {
+      *at = '\0';
+      for (p->on = 0; p->on < ON_N && strcmp(at + 1, on_names[p->on]); p->on++) continue;
+      if (p->on == ON_N) {
+        snprintf(err, len,
+                 "part '%s': unknown communicator '%s' (valid: comm, node, lane, leaders)", p->word,
+                 at + 1);
+        return -1;
+      }
+    }
+    if (!colon || colon > (at ? at : word + strlen(word))) {
+      snprintf(err, len, "part '%s' is not COLLECTIVE:ALGORITHM[@COMMUNICATOR]", p->word);
+      return -1;
+    }
+    *colon = '\0';
+    const char *algo = colon + 1;
+    int c = cs_coll_by_name(word);
+    if (c < 0 || kind_of(c) < 0) {
+      snprintf(err, len, "part '%s': '%s' is not a collective a part can be (valid: %s)", p->word,
+               word, valid_colls);
+      return -1;
+    }
+    p->kind = kind_of(c);
+    if (strchr(algo, ':')) {
+      snprintf(err, len,
+               "part '%s': SMPI's algorithm is one setting per run and cannot be chosen per "
+               "part (use native)",
+               p->word);
+      return -1;
+    }
+    p->row = cs_algo_find((cs_coll)c, algo);
+    if (!p->row || !has_piece(p->row)) {
+      snprintf(err, len, "part '%s': %s has no %salgorithm '%s' (valid: ", p->word, word,
+               p->row ? "composable " : "", algo);
+      valid_algos(err, len, (cs_coll)c);
+      return -1;
+    }
+    if (p->row == a) {
+      snprintf(err, len, "part '%s' is the row itself", p->word);
+      return -1;
+    }
+    n++;
+  }
+  if (n == 0) snprintf(err, len, "no parts");
+  return n ? n : -1;
+}
+
+/* The rules of the header that do not depend on the call: 0, or -1 with a
+ * sentence in err. */
+static int check_row(const cs_algo_info *a, const part *pt, int n, char *err, size_t len) {
+  const char *cn = cs_colls[a->coll].name;
+  if (a->coll != CS_allreduce && a->coll != CS_reduce && a->coll != CS_bcast) {
+    snprintf(err, len,
+             "there is no composition engine for %s rows (valid: allreduce, reduce, bcast)", cn);
+    return -1;
+  }
+  if (a->flags & CS_NATIVE) {
+    snprintf(err, len, "a composition is not the library's own (CS_NATIVE)");
+    return -1;
+  }
+  int open[MAX_PARTS], depth = 0, needs_ctx = 0;
+  for (int i = 0; i < n; i++) {
+    const part *p = &pt[i];
+    needs_ctx |= p->on != ON_COMM || (p->row->flags & CS_NODE_AWARE);
+    if (p->on != ON_COMM && (p->row->flags & CS_NODE_AWARE)) {
+      snprintf(err, len,
+               "part '%s' reads a kernel context: it may run on comm only (drivers prepare the "
+               "context of the call's communicator, not of its node or lane communicators)",
+               p->word);
+      return -1;
+    }
+    if (p->on != ON_COMM && cs_colls[a->coll].rooted) {
+      snprintf(err, len,
+               "part '%s': a rooted row (%s) runs its parts on comm only (the call's root is not "
+               "carried to node, lane or leaders communicators)",
+               p->word, cn);
+      return -1;
+    }
+    if (p->on == ON_LEADERS && p->kind != WHOLE) {
+      snprintf(err, len,
+               "part '%s': splits and joins on leaders are not supported (the other processes "
+               "of each node would keep a range of their own); use allreduce, reduce or bcast",
+               p->word);
+      return -1;
+    }
+    unsigned need = p->row->flags & (CS_COMMUTATIVE | CS_ASSOCIATIVE);
+    if ((a->flags & need) != need) {
+      snprintf(err, len, "part '%s' needs %s: the row must carry %s too", p->word,
+               need & CS_ASSOCIATIVE ? "an exact commutative op" : "a commutative op",
+               need & CS_ASSOCIATIVE ? "CS_COMMUTATIVE | CS_ASSOCIATIVE" : "CS_COMMUTATIVE");
+      return -1;
+    }
+    if (p->kind == SPLIT) open[depth++] = i;
+    if (p->kind == JOIN) {
+      if (depth == 0) {
+        snprintf(err, len, "part '%s' joins a split that no part before it made", p->word);
+        return -1;
+      }
+      const part *s = &pt[open[--depth]];
+      if (s->on != p->on) {
+        snprintf(err, len, "part '%s' joins the split of '%s', which was made on %s", p->word,
+                 s->word, on_names[s->on]);
+        return -1;
+      }
+    }
+  }
+  if (depth) {
+    snprintf(err, len,
+             "the split of part '%s' is never joined (add an allgatherv or gatherv on %s)",
+             pt[open[depth - 1]].word, on_names[pt[open[depth - 1]].on]);
+    return -1;
+  }
+  if (needs_ctx && !(a->flags & CS_NODE_AWARE)) {
+    snprintf(err, len,
+             "its parts run on node, lane or leaders communicators (or read a context), so the "
+             "row must be CS_NODE_AWARE");
+    return -1;
+  }
+  if (!needs_ctx && (a->flags & CS_NODE_AWARE)) {
+    snprintf(err, len,
+             "the row is CS_NODE_AWARE but every part runs on comm: it would build a context "
+             "for nothing");
+    return -1;
   }
   return 0;
 }
 
-/* The pieces a row's collective is composed of, or -1 if there is no
- * generic composition for it, with a message in err. */
-static int resolve(const cs_algo_info *a, piece *pc, char *err, size_t len) {
-  int rs = 1, ag = a->coll == CS_allreduce, gv = a->coll == CS_reduce;
-  if (!ag && !gv) {
-    snprintf(err, len, "there is no generic composition for %s", cs_colls[a->coll].name);
-    return -1;
-  }
-  if (find_pieces(a, pc, err, len)) return -1;
-  if ((rs && !pc->rs) || (ag && !pc->ag) || (gv && !pc->gv)) {
-    snprintf(err, len, "%s is composed of a reduce_scatter and %s; its parts '%s' do not name both",
-             cs_colls[a->coll].name, ag ? "an allgatherv" : "a gatherv", a->parts);
-    return -1;
-  }
-  return 0;
+int cs_compose_check(const cs_algo_info *a, char *err, size_t len) {
+  part pt[MAX_PARTS];
+  err[0] = '\0';
+  int n = parse(a, pt, err, len);
+  return n < 0 || check_row(a, pt, n, err, len) ? -1 : 0;
 }
 
 int cs_compose_verify(FILE *f) {
   int bad = 0;
   for (int i = 0; i < cs_nalgos; i++) {
     const cs_algo_info *a = &cs_algos[i];
-    if (!a->parts[0]) continue;
-    piece pc;
-    char err[256];
-    if (resolve(a, &pc, err, sizeof err)) {
-      if (f) fprintf(f, "collsim: registry row %s/%s: %s\n", cs_colls[a->coll].name, a->name, err);
-      bad++;
-    }
-    /* A part that reads the kernel context makes the composition need one
-     * (the dispatcher builds contexts only for CS_NODE_AWARE rows). */
-    char word[128];
-    const cs_algo_info *part;
-    for (const char *w = a->parts; (w = next_part(w, word, sizeof word, &part));)
-      if (part && (part->flags & CS_NODE_AWARE) && !(a->flags & CS_NODE_AWARE)) {
-        if (f)
-          fprintf(f, "collsim: registry row %s/%s: part %s is CS_NODE_AWARE, the row is not\n",
-                  cs_colls[a->coll].name, a->name, word);
-        bad++;
-      }
+    char err[512];
+    if (!a->parts[0] || cs_compose_check(a, err, sizeof err) == 0) continue;
+    if (f) fprintf(f, "collsim: registry row %s/%s: %s\n", cs_colls[a->coll].name, a->name, err);
+    bad++;
   }
   return bad;
 }
+
+/* ---- the engine -------------------------------------------------------------- */
 
 int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, int recvcount,
                       const int recvcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
@@ -205,58 +368,178 @@ static int refuse(const cs_algo_info *a, MPI_Comm comm, const char *err) {
   return MPI_ERR_ARG;
 }
 
-int cs_compose_allreduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  piece pc;
-  char err[256];
-  if (resolve(a, &pc, err, sizeof err)) return refuse(a, comm, err);
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
-  cs_layout l = cs_layout_even(p, count);
-  int inplace = sendbuf == MPI_IN_PLACE;
-  char *own = (char *)recvbuf + cs_ldispl(&l, r) * cs_extent(dt);
-  CS_CHECK(pc.rs(inplace ? recvbuf : sendbuf, own, &l, dt, op, comm, inplace, ctx));
-  return pc.ag(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, comm, ctx);
+/* One call's state: where the vector is and which range of it is current. */
+typedef struct {
+  const cs_args *x;
+  const cs_ctx *ctx;
+  MPI_Comm comm[ON_N];
+  int root; /* rooted parts on comm: the call's root in a rooted row, else 0 */
+  MPI_Aint ext;
+  char *work;      /* the vector being computed (recvbuf; a temporary at non-roots) */
+  const char *src; /* where the current range's data lies: work, or the call's sendbuf */
+  long off, n;     /* the current range, in elements */
+  cs_tmp tmp;      /* work at a non-root of a reduce row, made on first use */
+  struct {
+    cs_layout l;
+    long off, n;
+  } split[MAX_PARTS];
+  int depth;
+} state;
+
+static int need_work(state *s) {
+  if (s->work) return MPI_SUCCESS;
+  CS_CHECK(cs_tmp_alloc(&s->tmp, s->x->count, s->x->dt));
+  s->work = s->tmp.buf;
+  if (!s->src) s->src = s->work;
+  return MPI_SUCCESS;
 }
 
-int cs_compose_reduce(const cs_algo_info *a, const void *sendbuf, void *recvbuf, int count,
-                      MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm, const cs_ctx *ctx) {
-  piece pc;
-  char err[256];
-  if (resolve(a, &pc, err, sizeof err)) return refuse(a, comm, err);
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
-  cs_layout l = cs_layout_even(p, count);
-  int inplace = sendbuf == MPI_IN_PLACE;
-  const void *in = inplace ? recvbuf : sendbuf;
+static char *at(const state *s, const char *base, long elements) {
+  return (char *)base + elements * s->ext;
+}
+
+/* The part's communicator's root and this process's rank on it. */
+static int root_of(const state *s, const part *p) { return p->on == ON_COMM ? s->root : 0; }
+
+/* reduce_scatter directly followed by its gatherv: the own block goes to
+ * the gather without a copy (see the header). */
+static int split_to_root(state *s, const part *rs, const part *gv, MPI_Comm c, int size, int r) {
+  const cs_args *x = s->x;
+  const cs_ctx *pctx = rs->on == ON_COMM ? s->ctx : NULL;
+  cs_piece_rs_fn rsf = pieces[rs->row->index].rs;
+  cs_piece_gv_fn gvf = pieces[gv->row->index].gv;
+  cs_layout l = cs_layout_even(size, s->n);
+  int R = root_of(s, gv), inplace = s->src && s->src == s->work;
+  const char *in = at(s, s->src, s->off);
   long own_n = cs_lcount(&l, r);
-  MPI_Aint ext = cs_extent(dt);
-  int size, contiguous = cs_type_contiguous(dt);
-  MPI_Type_size(dt, &size);
-  int rc;
-  if (r == root && !inplace) {
-    rc = pc.rs(in, (char *)recvbuf + cs_ldispl(&l, r) * ext, &l, dt, op, comm, 0, ctx);
-    if (rc == MPI_SUCCESS) rc = pc.gv(MPI_IN_PLACE, 0, dt, recvbuf, &l, dt, root, comm, NULL, ctx);
-    return rc;
-  }
-  if (r != root && contiguous) {
-    char *packed = malloc((size_t)(own_n * size) + 1);
+  char *dst = s->work ? at(s, s->work, s->off) : NULL;
+  int tsize, rc;
+  MPI_Type_size(x->dt, &tsize);
+  if (r == R && !inplace) {
+    rc = rsf(in, dst + cs_ldispl(&l, r) * s->ext, &l, x->dt, x->op, c, 0, pctx);
+    if (rc == MPI_SUCCESS) rc = gvf(MPI_IN_PLACE, 0, x->dt, dst, &l, x->dt, R, c, NULL, pctx);
+  } else if (r != R && cs_type_contiguous(x->dt)) {
+    char *packed = malloc((size_t)(own_n * tsize) + 1);
     if (!packed) return MPI_ERR_NO_MEM;
-    rc = pc.rs(in, packed, &l, dt, op, comm, 0, ctx);
+    rc = rsf(in, packed, &l, x->dt, x->op, c, 0, pctx);
     if (rc != MPI_SUCCESS) {
       free(packed);
       return rc;
     }
     /* The gather piece owns (and frees) packed from here on. */
-    return pc.gv(packed, (int)own_n, dt, recvbuf, &l, dt, root, comm, packed, ctx);
+    rc = gvf(packed, (int)own_n, x->dt, dst, &l, x->dt, R, c, packed, pctx);
+  } else {
+    cs_tmp own = {0};
+    rc = cs_tmp_alloc(&own, own_n, x->dt);
+    if (rc == MPI_SUCCESS) rc = rsf(in, own.buf, &l, x->dt, x->op, c, 0, pctx);
+    if (rc == MPI_SUCCESS) rc = gvf(own.buf, (int)own_n, x->dt, dst, &l, x->dt, R, c, NULL, pctx);
+    cs_tmp_free(&own);
   }
-  cs_tmp own = {0};
-  rc = cs_tmp_alloc(&own, own_n, dt);
-  if (rc == MPI_SUCCESS) rc = pc.rs(in, own.buf, &l, dt, op, comm, 0, ctx);
-  if (rc == MPI_SUCCESS)
-    rc = pc.gv(own.buf, (int)own_n, dt, recvbuf, &l, dt, root, comm, NULL, ctx);
-  cs_tmp_free(&own);
+  s->src = s->work;
+  return rc;
+}
+
+static int run_part(state *s, const part *pt, int i, int n, int *used) {
+  const part *p = &pt[i];
+  const cs_args *x = s->x;
+  const cs_ctx *pctx = p->on == ON_COMM ? s->ctx : NULL;
+  MPI_Comm c = s->comm[p->on];
+  *used = 1;
+  if (c == MPI_COMM_NULL) return MPI_SUCCESS; /* leaders: not one of them */
+  int size, r;
+  MPI_Comm_size(c, &size);
+  MPI_Comm_rank(c, &r);
+  const piece *pc = &pieces[p->row->index];
+  if (p->kind == SPLIT && i + 1 < n && pt[i + 1].kind == JOIN &&
+      pt[i + 1].row->coll == CS_gatherv && pt[i + 1].on == p->on) {
+    *used = 2;
+    return split_to_root(s, p, &pt[i + 1], c, size, r);
+  }
+  CS_CHECK(need_work(s));
+  if (p->kind == SPLIT) {
+    cs_layout l = cs_layout_even(size, s->n);
+    int inplace = s->src == s->work;
+    char *own = at(s, s->work, s->off + cs_ldispl(&l, r));
+    CS_CHECK(pc->rs(at(s, s->src, s->off), own, &l, x->dt, x->op, c, inplace, pctx));
+    s->split[s->depth].l = l;
+    s->split[s->depth].off = s->off;
+    s->split[s->depth++].n = s->n;
+    s->off += cs_ldispl(&l, r);
+    s->n = cs_lcount(&l, r);
+    s->src = s->work;
+    return MPI_SUCCESS;
+  }
+  if (p->kind == JOIN) {
+    s->depth--;
+    cs_layout l = s->split[s->depth].l;
+    s->off = s->split[s->depth].off;
+    s->n = s->split[s->depth].n;
+    char *range = at(s, s->work, s->off);
+    if (p->row->coll == CS_allgatherv)
+      return pc->ag(MPI_IN_PLACE, 0, x->dt, range, &l, x->dt, c, pctx);
+    int R = root_of(s, p);
+    if (r == R) return pc->gv(MPI_IN_PLACE, 0, x->dt, range, &l, x->dt, R, c, NULL, pctx);
+    return pc->gv(range + cs_ldispl(&l, r) * s->ext, (int)cs_lcount(&l, r), x->dt, range, &l, x->dt,
+                  R, c, NULL, pctx);
+  }
+  /* A whole-range collective, through the dispatcher. */
+  cs_args y = *x;
+  y.comm = c;
+  y.ctx = p->row->flags & CS_NODE_AWARE ? s->ctx : NULL;
+  y.count = y.sendcount = y.recvcount = (int)s->n;
+  y.counts = y.displs = NULL;
+  y.root = root_of(s, p);
+  char *range = at(s, s->work, s->off);
+  if (p->row->coll == CS_bcast) {
+    if (r == y.root && s->src != s->work)
+      CS_CHECK(cs_copy(at(s, s->src, s->off), s->n, x->dt, range, s->n, x->dt));
+    y.sendbuf = y.recvbuf = range;
+  } else {
+    int mine = p->row->coll == CS_allreduce || r == y.root;
+    y.sendbuf = mine && s->src == s->work ? MPI_IN_PLACE : at(s, s->src, s->off);
+    y.recvbuf = mine ? range : NULL;
+  }
+  s->src = s->work;
+  return cs_run(p->row, &y);
+}
+
+int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
+  part pt[MAX_PARTS];
+  char err[512] = "";
+  int n = parse(a, pt, err, sizeof err);
+  if (n < 0 || check_row(a, pt, n, err, sizeof err)) return refuse(a, x->comm, err);
+  state s;
+  memset(&s, 0, sizeof s);
+  s.x = x;
+  s.ctx = ctx;
+  s.ext = cs_extent(x->dt);
+  s.n = x->count;
+  s.root = cs_colls[a->coll].rooted ? x->root : 0;
+  int uses[ON_N] = {0};
+  for (int i = 0; i < n; i++) uses[pt[i].on] = 1;
+  s.comm[ON_COMM] = x->comm;
+  s.comm[ON_NODE] = s.comm[ON_LANE] = s.comm[ON_LEADERS] = MPI_COMM_NULL;
+  if ((uses[ON_NODE] || uses[ON_LANE] || uses[ON_LEADERS]) && !ctx)
+    return refuse(a, x->comm, "its parts need the kernel context, and none was given");
+  /* Both are made collectively on first use: every process asks. */
+  if (uses[ON_NODE]) CS_CHECK(cs_ctx_nodecomm(ctx, &s.comm[ON_NODE]));
+  if (uses[ON_LANE] || uses[ON_LEADERS]) CS_CHECK(cs_ctx_lanecomm(ctx, &s.comm[ON_LANE]));
+  if (uses[ON_LEADERS] && ctx->local == 0) s.comm[ON_LEADERS] = s.comm[ON_LANE];
+  int r;
+  MPI_Comm_rank(x->comm, &r);
+  int inplace = x->sendbuf == MPI_IN_PLACE;
+  if (a->coll == CS_bcast) {
+    s.work = x->recvbuf;
+    s.src = s.work;
+  } else if (a->coll == CS_allreduce || r == s.root) {
+    s.work = x->recvbuf;
+    s.src = inplace ? x->recvbuf : x->sendbuf;
+  } else {
+    s.src = x->sendbuf; /* a non-root of a reduce row: work is made if a part needs it */
+  }
+  int rc = MPI_SUCCESS;
+  for (int i = 0, used = 1; i < n && rc == MPI_SUCCESS; i += used)
+    rc = run_part(&s, pt, i, n, &used);
+  cs_tmp_free(&s.tmp);
   return rc;
 }

@@ -1,0 +1,98 @@
+/* Composition rows (algos/compose/compose.c): every CS_COMPOSE row of the
+ * registry follows the rules, and a row that breaks one is reported with
+ * the part and what is valid (cs_compose_check, which cs_compose_verify
+ * runs over the registry at start and the engine before it runs a row).
+ * Links the kernels' library (built against the recording MPI). */
+#include <stdio.h>
+#include <string.h>
+
+#include "collsim.h"
+
+static int failures;
+
+/* A row of coll with flags and parts must be refused with a message that
+ * contains every string of want (NULL-terminated), or accepted if want[0]
+ * is NULL. */
+static void expect(cs_coll coll, unsigned flags, const char *parts, const char *const *want) {
+  cs_algo_info a = {coll, "test", "test", flags, CS_F_none, parts, "test row", 0};
+  char err[512];
+  int rc = cs_compose_check(&a, err, sizeof err);
+  if (!want[0]) {
+    if (rc != 0) {
+      fprintf(stderr, "FAIL: %s \"%s\" refused: %s\n", cs_colls[coll].name, parts, err);
+      failures++;
+    }
+    return;
+  }
+  if (rc == 0) {
+    fprintf(stderr, "FAIL: %s \"%s\" accepted, expected: %s\n", cs_colls[coll].name, parts,
+            want[0]);
+    failures++;
+    return;
+  }
+  for (int i = 0; want[i]; i++)
+    if (!strstr(err, want[i])) {
+      fprintf(stderr, "FAIL: %s \"%s\": message\n  %s\nlacks \"%s\"\n", cs_colls[coll].name, parts,
+              err, want[i]);
+      failures++;
+    }
+}
+
+#define WANT(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define OK        ((const char *const[]){NULL})
+
+int main(void) {
+  if (cs_dispatch_verify(stderr) != 0) {
+    fprintf(stderr, "FAIL: the registry's composition rows do not verify\n");
+    failures++;
+  }
+  int rows = 0;
+  for (int i = 0; i < cs_nalgos; i++) rows += cs_algos[i].parts[0] != '\0';
+  if (rows < 4) {
+    fprintf(stderr, "FAIL: %d composition rows, expected at least 4\n", rows);
+    failures++;
+  }
+  const unsigned C = CS_COMMUTATIVE, N = CS_NODE_AWARE;
+  /* Accepted: the shapes the header describes. */
+  expect(CS_allreduce, C, "reduce_scatter:butterfly allgatherv:ceilhalf", OK);
+  expect(CS_allreduce, C | N,
+         "reduce_scatter:circulant@node allreduce:butterfly@lane allgatherv:circulant@node", OK);
+  expect(CS_allreduce, C | N, "reduce:butterfly@node allreduce:native@leaders bcast:native@node",
+         OK);
+  expect(CS_allreduce, C, "reduce:butterfly bcast:binomial", OK);
+  expect(CS_allreduce, C | N,
+         "reduce:butterfly@node allreduce:circulant_rsag@leaders bcast:binomial@node", OK);
+  expect(CS_bcast, 0, "bcast:binomial", OK);
+  /* Names: collective, algorithm, communicator, syntax, with what is valid. */
+  expect(CS_allreduce, C, "reduce_scatter:circulant allgather:circulant",
+         WANT("'allgather:circulant'", "not a collective a part can be", "valid: reduce_scatter"));
+  expect(CS_allreduce, C, "reduce_scatter:circulant allgatherv:nosuch",
+         WANT("allgatherv has no algorithm 'nosuch'", "valid: circulant, ceilhalf, butterfly)"));
+  expect(CS_allreduce, C, "reduce_scatter:native allgatherv:circulant",
+         WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly)"));
+  expect(CS_allreduce, C | N, "allreduce:butterfly@socket",
+         WANT("unknown communicator 'socket'", "valid: comm, node, lane, leaders"));
+  expect(CS_allreduce, C, "allreduce", WANT("'allreduce' is not COLLECTIVE:ALGORITHM"));
+  expect(CS_allreduce, C, "allreduce:native:rdb", WANT("cannot be chosen per part"));
+  /* Structure and flags. */
+  expect(CS_allreduce, C, "reduce_scatter:circulant", WANT("never joined"));
+  expect(CS_allreduce, C, "allgatherv:circulant",
+         WANT("joins a split that no part before it made"));
+  expect(CS_allreduce, C | N, "reduce_scatter:circulant@node allgatherv:circulant@lane",
+         WANT("made on node"));
+  expect(CS_allreduce, C, "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
+         WANT("must be CS_NODE_AWARE"));
+  expect(CS_allreduce, C | N, "reduce:butterfly bcast:binomial", WANT("for nothing"));
+  expect(CS_allreduce, N, "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
+         WANT("'reduce:butterfly@node' needs a commutative op", "CS_COMMUTATIVE"));
+  expect(CS_allreduce, C | N, "reduce_scatter:circulant@leaders allgatherv:circulant@leaders",
+         WANT("splits and joins on leaders are not supported"));
+  expect(CS_reduce, C | N, "reduce:butterfly@node reduce:butterfly@leaders",
+         WANT("a rooted row (reduce) runs its parts on comm only"));
+  expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
+  if (failures)
+    fprintf(stderr, "test_compose: %d failures\n", failures);
+  else
+    printf("test_compose: %d composition rows verified, bad rows reported: all passed\n", rows);
+  return failures != 0;
+}
