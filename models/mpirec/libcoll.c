@@ -1,0 +1,584 @@
+/* The library's collectives inside a priced call (mpi.h): each runs the
+ * algorithm that SMPI 3.32 would run for that call, as its messages.
+ *
+ * Which algorithm: the selector's choice as collsim reproduces it
+ * (sim/libalgo.c, cs_lib_algo), under the selector of the case
+ * (csrec_set_selector; SMPI's default unless a model says otherwise).
+ * How: each reproduction below sends, receives, posts and waits as the
+ * SMPI source does (src/smpi/colls/, read at release 3.32; written anew
+ * here from its description, in the recording MPI's calls), on the
+ * communicator's library context (csrec_lib_comm), so that the recording
+ * prices exactly those messages: blocking sends and receives as blocking
+ * steps, Isend/Irecv/Waitall as nonblocking ones. SMPI charges no time for
+ * a library call's local work in a collsim kernel (sim/libcharge.c charges
+ * native rows only), so nothing is charged here; data move only between
+ * private buffers (the shared arena holds no data).
+ *
+ * A collective whose chosen algorithm is not in the table fails the case
+ * with a message naming the collective, the algorithm and the selector.
+ * Adding one is a function and a row of `algos` below (MPI_Alltoall: its
+ * SMPI default is alltoall__ompi, which selects by size).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sim/libalgo.h"
+#include "mpi.h"
+#include "mpirec.h"
+
+/* The SMPI tags differ per collective; one tag serves here, since the
+ * library context holds only one collective at a time per rank pair. */
+#define LIB_TAG 1
+
+/* The arguments of any collective, as the rank called it. */
+typedef struct {
+  const char *call; /* MPI name, for messages */
+  const void *sbuf;
+  void *rbuf;
+  int scount, rcount;
+  MPI_Datatype st, rt;
+  const int *scounts, *sdispls, *rcounts, *rdispls;
+  MPI_Op op;
+  int root;
+  MPI_Comm cc; /* the library context */
+  int rank, size;
+} largs;
+
+typedef int (*lib_fn)(const largs *a);
+
+static MPI_Aint extent_of(MPI_Datatype dt) {
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(dt, &lb, &ext);
+  return ext;
+}
+
+static int waitall(int n, MPI_Request *q) { return MPI_Waitall(n, q, MPI_STATUSES_IGNORE); }
+
+/* A temporary of count dt: in the arena when the data are (no data then),
+ * else real memory. */
+static void *tmp_alloc(const void *like, long count, MPI_Datatype dt, int *shared) {
+  size_t bytes = (size_t)(count > 0 ? count : 1) * (size_t)extent_of(dt);
+  *shared = like == NULL || csrec_in_arena(like);
+  return *shared ? csrec_shared_malloc(bytes) : malloc(bytes);
+}
+static void tmp_free(void *t, int shared) {
+  if (shared)
+    csrec_shared_free(t);
+  else
+    free(t);
+}
+
+/* ---- SMPI's default selector's algorithms --------------------------------- */
+
+/* bcast__binomial_tree: receive from the parent (relative rank with its
+ * lowest set bit cleared), then send to the children, farthest first. */
+static int bcast_binomial_tree(const largs *a) {
+  int rel = (a->rank - a->root + a->size) % a->size, mask = 1, rc = MPI_SUCCESS;
+  for (; mask < a->size; mask <<= 1)
+    if (rel & mask) {
+      rc = MPI_Recv(a->rbuf, a->rcount, a->rt, (a->rank - mask + a->size) % a->size, LIB_TAG, a->cc,
+                    MPI_STATUS_IGNORE);
+      break;
+    }
+  for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1)
+    if (rel + mask < a->size)
+      rc = MPI_Send(a->rbuf, a->rcount, a->rt, (a->rank + mask) % a->size, LIB_TAG, a->cc);
+  return rc;
+}
+
+/* barrier__ompi_basic_linear: every rank sends an empty message to rank 0
+ * and waits for one back; rank 0 posts all receives, waits, then posts all
+ * sends and waits. */
+static int barrier_linear(const largs *a) {
+  if (a->rank > 0) {
+    int rc = MPI_Send(NULL, 0, MPI_BYTE, 0, LIB_TAG, a->cc);
+    return rc ? rc : MPI_Recv(NULL, 0, MPI_BYTE, 0, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+  }
+  MPI_Request *q = malloc(sizeof *q * (size_t)a->size);
+  if (!q) return MPI_ERR_NO_MEM;
+  int rc = MPI_SUCCESS;
+  for (int i = 1; i < a->size && !rc; i++)
+    rc = MPI_Irecv(NULL, 0, MPI_BYTE, i, LIB_TAG, a->cc, &q[i]);
+  if (!rc) rc = waitall(a->size - 1, q + 1);
+  for (int i = 1; i < a->size && !rc; i++)
+    rc = MPI_Isend(NULL, 0, MPI_BYTE, i, LIB_TAG, a->cc, &q[i]);
+  if (!rc) rc = waitall(a->size - 1, q + 1);
+  free(q);
+  return rc;
+}
+
+/* The linear nonblocking pattern of SMPI's default gather(v), scatter(v)
+ * (colls::igather, iscatter, igatherv, iscatterv): the root posts one
+ * receive (gather) or send (scatter) per other rank, the others one send
+ * or receive, and all wait. counts/displs: per rank (v forms), else count. */
+static int linear_rooted(const largs *a, int gather) {
+  int n = a->rank == a->root ? a->size - 1 : 1, k = 0, rc = MPI_SUCCESS;
+  MPI_Request *q = malloc(sizeof *q * (size_t)(n > 0 ? n : 1));
+  if (!q) return MPI_ERR_NO_MEM;
+  if (a->rank != a->root) {
+    rc = gather ? MPI_Isend(a->sbuf, a->scount, a->st, a->root, LIB_TAG, a->cc, &q[k++])
+                : MPI_Irecv(a->rbuf, a->rcount, a->rt, a->root, LIB_TAG, a->cc, &q[k++]);
+  } else {
+    MPI_Datatype t = gather ? a->rt : a->st;
+    MPI_Aint ext = extent_of(t);
+    for (int i = 0; i < a->size && !rc; i++) {
+      const int *cn = gather ? a->rcounts : a->scounts, *ds = gather ? a->rdispls : a->sdispls;
+      int c = cn ? cn[i] : (gather ? a->rcount : a->scount);
+      long at = (ds ? ds[i] : (long)i * c) * ext;
+      if (i == a->root) { /* the root's own block: a local copy */
+        if (gather && a->sbuf != MPI_IN_PLACE)
+          csrec_copy_data(a->sbuf, a->scount, a->st, (char *)a->rbuf + at, c, t);
+        if (!gather && a->rbuf != MPI_IN_PLACE)
+          csrec_copy_data((const char *)a->sbuf + at, c, t, a->rbuf, a->rcount, a->rt);
+        continue;
+      }
+      rc = gather ? MPI_Irecv((char *)a->rbuf + at, c, t, i, LIB_TAG, a->cc, &q[k++])
+                  : MPI_Isend((const char *)a->sbuf + at, c, t, i, LIB_TAG, a->cc, &q[k++]);
+    }
+  }
+  if (!rc) rc = waitall(k, q);
+  free(q);
+  return rc;
+}
+static int gather_default(const largs *a) { return linear_rooted(a, 1); }
+static int scatter_default(const largs *a) { return linear_rooted(a, 0); }
+
+/* colls::iallgather(v): every rank posts, for each other rank in rank
+ * order, a send of its block and a receive of the other's, then waits. */
+static int allgather_default(const largs *a) {
+  MPI_Request *q = malloc(sizeof *q * (size_t)(2 * a->size));
+  if (!q) return MPI_ERR_NO_MEM;
+  MPI_Aint ext = extent_of(a->rt);
+  const void *sb = a->sbuf;
+  int sc = a->scount, k = 0, rc = MPI_SUCCESS;
+  MPI_Datatype st = a->st;
+  long own = (a->rdispls ? a->rdispls[a->rank] : (long)a->rank * a->rcount) * ext;
+  int owncount = a->rcounts ? a->rcounts[a->rank] : a->rcount;
+  if (sb == MPI_IN_PLACE) {
+    sb = (const char *)a->rbuf + own;
+    sc = owncount;
+    st = a->rt;
+  } else {
+    csrec_copy_data(sb, sc, st, (char *)a->rbuf + own, owncount, a->rt);
+  }
+  for (int i = 0; i < a->size && !rc; i++) {
+    if (i == a->rank) continue;
+    int c = a->rcounts ? a->rcounts[i] : a->rcount;
+    long at = (a->rdispls ? a->rdispls[i] : (long)i * c) * ext;
+    rc = MPI_Isend(sb, sc, st, i, LIB_TAG, a->cc, &q[k++]);
+    if (!rc) rc = MPI_Irecv((char *)a->rbuf + at, c, a->rt, i, LIB_TAG, a->cc, &q[k++]);
+  }
+  if (!rc) rc = waitall(k, q);
+  free(q);
+  return rc;
+}
+
+/* reduce__default (commutative operation, predefined type: colls::ireduce):
+ * the others send their vector to the root, which posts a receive per
+ * other rank into temporaries, waits, and reduces (free in SMPI). */
+static int reduce_default(const largs *a) {
+  const void *in = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+  if (a->rank != a->root) {
+    MPI_Request q;
+    int rc = MPI_Isend(in, a->scount, a->st, a->root, LIB_TAG, a->cc, &q);
+    return rc ? rc : MPI_Wait(&q, MPI_STATUS_IGNORE);
+  }
+  int n = a->size - 1, rc = MPI_SUCCESS, shared;
+  MPI_Request *q = malloc(sizeof *q * (size_t)(n > 0 ? n : 1));
+  char *t = tmp_alloc(a->rbuf, (long)a->scount * (n > 0 ? n : 1), a->st, &shared);
+  if (!q || !t) {
+    free(q);
+    if (t) tmp_free(t, shared);
+    return MPI_ERR_NO_MEM;
+  }
+  MPI_Aint ext = extent_of(a->st);
+  csrec_copy_data(in, a->scount, a->st, a->rbuf, a->scount, a->st);
+  for (int i = 0, k = 0; i < a->size && !rc; i++)
+    if (i != a->root) {
+      rc = MPI_Irecv(t + (long)k * a->scount * ext, a->scount, a->st, i, LIB_TAG, a->cc, &q[k]);
+      k++;
+    }
+  if (!rc) rc = waitall(n, q);
+  if (!rc && !shared && !csrec_in_arena(a->rbuf))
+    for (int k = 0; k < n && !rc; k++)
+      rc = MPI_Reduce_local(t + (long)k * a->scount * ext, a->rbuf, a->scount, a->st, a->op);
+  tmp_free(t, shared);
+  free(q);
+  return rc;
+}
+
+/* allreduce__default: reduce__default to rank 0, then bcast__default
+ * (binomial_tree) from rank 0. */
+static int allreduce_default(const largs *a) {
+  largs r = *a;
+  r.root = 0;
+  int rc = reduce_default(&r);
+  if (rc) return rc;
+  r.rcount = a->scount;
+  r.rt = a->st;
+  return bcast_binomial_tree(&r);
+}
+
+/* reduce_scatter__default with equal blocks (and reduce_scatter_block,
+ * which SMPI serves with it): reduce__default of the whole vector to rank
+ * 0 into a temporary, then scatterv__default of the blocks. */
+static int reduce_scatter_default(const largs *a) {
+  long total = 0;
+  int *displs = malloc(sizeof(int) * (size_t)a->size), shared, rc;
+  if (!displs) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < a->size; i++) {
+    displs[i] = (int)total;
+    total += a->rcounts[i];
+  }
+  void *t = tmp_alloc(a->rbuf, total, a->st, &shared);
+  if (!t) {
+    free(displs);
+    return MPI_ERR_NO_MEM;
+  }
+  largs r = *a;
+  r.root = 0;
+  r.rbuf = t;
+  r.scount = (int)total;
+  rc = reduce_default(&r);
+  if (!rc) {
+    largs s = *a;
+    s.root = 0;
+    s.sbuf = t;
+    s.st = a->st;
+    s.scounts = a->rcounts;
+    s.sdispls = displs;
+    s.rcount = a->rcounts[a->rank];
+    s.rt = a->st;
+    rc = scatter_default(&s);
+  }
+  tmp_free(t, shared);
+  free(displs);
+  return rc;
+}
+
+/* colls::scan and colls::exscan (SMPI's only ones): a receive from every
+ * lower rank and a send to every higher one, all posted, then all waited. */
+static int scan_linear(const largs *a) {
+  int n = a->size - 1, rc = MPI_SUCCESS, k = 0, shared;
+  MPI_Request *q = malloc(sizeof *q * (size_t)(n > 0 ? n : 1));
+  char *t = tmp_alloc(a->rbuf, (long)a->scount * (a->rank > 0 ? a->rank : 1), a->st, &shared);
+  if (!q || !t) {
+    free(q);
+    if (t) tmp_free(t, shared);
+    return MPI_ERR_NO_MEM;
+  }
+  const void *in = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
+  MPI_Aint ext = extent_of(a->st);
+  for (int i = 0; i < a->rank && !rc; i++, k++)
+    rc = MPI_Irecv(t + (long)i * a->scount * ext, a->scount, a->st, i, LIB_TAG, a->cc, &q[k]);
+  for (int i = a->rank + 1; i < a->size && !rc; i++, k++)
+    rc = MPI_Isend(in, a->scount, a->st, i, LIB_TAG, a->cc, &q[k]);
+  if (!rc) rc = waitall(k, q);
+  /* The result, when private: the own vector (scan) reduced with those of
+   * the lower ranks (free in SMPI). */
+  if (!rc && !shared && !csrec_in_arena(a->rbuf)) {
+    int ex = !strcmp(a->call, "MPI_Exscan");
+    if (!ex) csrec_copy_data(in, a->scount, a->st, a->rbuf, a->scount, a->st);
+    for (int i = 0; i < a->rank && !rc; i++) {
+      char *ti = t + (long)i * a->scount * ext;
+      if (ex && i == 0)
+        csrec_copy_data(ti, a->scount, a->st, a->rbuf, a->scount, a->st);
+      else
+        rc = MPI_Reduce_local(ti, a->rbuf, a->scount, a->st, a->op);
+    }
+  }
+  tmp_free(t, shared);
+  free(q);
+  return rc;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+static const struct {
+  const char *coll, *algo; /* as sim/libalgo.c and --cfg=smpi/<coll>:NAME name them */
+  lib_fn fn;
+} algos[] = {
+    {"barrier", "ompi_basic_linear", barrier_linear},
+    {"bcast", "binomial_tree", bcast_binomial_tree},
+    {"reduce", "default", reduce_default},
+    {"allreduce", "default", allreduce_default},
+    {"allgather", "default", allgather_default},
+    {"allgatherv", "default", allgather_default},
+    {"gather", "default", gather_default},
+    {"gatherv", "default", gather_default},
+    {"scatter", "default", scatter_default},
+    {"scatterv", "default", scatter_default},
+    {"reduce_scatter", "default", reduce_scatter_default},
+    {"reduce_scatter_block", "default", reduce_scatter_default},
+    {"scan", "default", scan_linear},
+    {"exscan", "default", scan_linear},
+};
+
+/* Runs collective coll (a cs_coll name, or "barrier") with the arguments a
+ * on comm as the selector's algorithm; elems/size/regular/commutative as
+ * cs_lib_algo takes them. */
+static int run(const char *coll, largs *a, MPI_Comm comm, long elems, int size, int regular,
+               int commutative, int derived) {
+  if (comm == MPI_COMM_NULL) {
+    csrec_fail("recording MPI: %s on MPI_COMM_NULL", a->call);
+    return MPI_ERR_COMM;
+  }
+  int rc = MPI_Comm_rank(comm, &a->rank);
+  if (rc) return rc;
+  MPI_Comm_size(comm, &a->size);
+  if (a->root < 0 || a->root >= a->size) {
+    csrec_fail("recording MPI: %s with root %d on a communicator of %d ranks", a->call, a->root,
+               a->size);
+    return MPI_ERR_ROOT;
+  }
+  const char *sel = csrec_selector(), *name = NULL;
+  if (!strcmp(coll, "barrier")) {
+    name = !strcmp(sel, "default") ? "ompi_basic_linear" : NULL;
+  } else {
+    int k = -1;
+    for (int i = 0; i < CS_NCOLL; i++)
+      if (!strcmp(cs_colls[i].name, coll)) k = i;
+    name = k < 0 ? NULL
+                 : cs_lib_algo(sel, (cs_coll)k, a->size, elems, size, regular, commutative,
+                               csrec_ppn());
+    /* SMPI's default reduce (also inside its allreduce and reduce-scatter)
+     * leaves derived datatypes and non-commutative operations to
+     * ompi_basic_linear, its allreduce derived datatypes to allreduce__ompi. */
+    if (name && !strcmp(sel, "default") && (derived || !commutative)) {
+      if (!strcmp(coll, "reduce")) name = "ompi_basic_linear";
+      if (!strcmp(coll, "allreduce"))
+        name = derived ? "ompi" : "default (its reduce: ompi_basic_linear)";
+      if (!strncmp(coll, "reduce_scatter", 14)) name = "default (its reduce: ompi_basic_linear)";
+    }
+  }
+  if (!name) {
+    csrec_fail(
+        "recording MPI: %s inside the priced call: the algorithm that SMPI's '%s' selector "
+        "runs is not reproduced by sim/libalgo.c, so the model cannot price it",
+        a->call, sel);
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+  }
+  for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
+    if (!strcmp(algos[i].coll, coll) && !strcmp(algos[i].algo, name)) {
+      a->cc = csrec_lib_comm(comm);
+      if (a->size == 1) { /* no messages: the local copy only */
+        if (a->sbuf != MPI_IN_PLACE && a->rbuf && a->sbuf)
+          csrec_copy_data(a->sbuf, a->scount, a->st, a->rbuf, a->rcount, a->rt);
+        return MPI_SUCCESS;
+      }
+      return algos[i].fn(a);
+    }
+  csrec_fail(
+      "recording MPI: %s inside the priced call runs SMPI's %s algorithm '%s' (selector "
+      "'%s'), which the recording MPI does not reproduce (models/mpirec/libcoll.c): the "
+      "model cannot price it",
+      a->call, coll, name, sel);
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+static int commutes(MPI_Op op) {
+  int c = 1;
+  MPI_Op_commutative(op, &c);
+  return c;
+}
+static int tsize(MPI_Datatype dt) {
+  int s = 0;
+  MPI_Type_size(dt, &s);
+  return s;
+}
+static int sum(const int n[], int p) {
+  long s = 0;
+  for (int i = 0; i < p; i++) s += n[i];
+  return (int)s;
+}
+static int all_equal(const int n[], int p) {
+  for (int i = 1; i < p; i++)
+    if (n[i] != n[0]) return 0;
+  return 1;
+}
+/* Outside the priced call the collectives below are not setup collectives. */
+static int setup_only(const char *call) {
+  csrec_fail(
+      "recording MPI: %s before the priced call: the setup of the kernel context uses "
+      "MPI_Barrier, MPI_Bcast, MPI_Allreduce and MPI_Allgather only",
+      call);
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+static int comm_size(MPI_Comm c) {
+  int p = 1;
+  if (c != MPI_COMM_NULL) MPI_Comm_size(c, &p);
+  return p;
+}
+
+/* ---- the entry points ---------------------------------------------------- */
+
+int csrec_lib_barrier(MPI_Comm comm) {
+  largs a = {.call = "MPI_Barrier"};
+  return run("barrier", &a, comm, 0, 1, 1, 1, 0);
+}
+int csrec_lib_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+  largs a = {.call = "MPI_Bcast", .rbuf = buf, .rcount = count, .rt = dt, .root = root};
+  return run("bcast", &a, comm, count, tsize(dt), 1, 1, 0);
+}
+int csrec_lib_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        MPI_Comm comm) {
+  largs a = {.call = "MPI_Allreduce",
+             .sbuf = sbuf,
+             .rbuf = rbuf,
+             .scount = count,
+             .st = dt,
+             .rcount = count,
+             .rt = dt,
+             .op = op};
+  return run("allreduce", &a, comm, count, tsize(dt), 1, commutes(op), !csrec_type_builtin(dt));
+}
+int csrec_lib_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, MPI_Comm comm) {
+  largs a = {.call = "MPI_Allgather",
+             .sbuf = sbuf,
+             .rbuf = rbuf,
+             .scount = scount,
+             .st = stype,
+             .rcount = rcount,
+             .rt = rtype};
+  return run("allgather", &a, comm, (long)rcount * comm_size(comm), tsize(rtype), 1, 1, 0);
+}
+int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Reduce");
+  largs a = {.call = "MPI_Reduce",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = n,
+             .st = dt,
+             .rcount = n,
+             .rt = dt,
+             .op = op,
+             .root = root};
+  return run("reduce", &a, c, n, tsize(dt), 1, commutes(op), !csrec_type_builtin(dt));
+}
+int csrec_reduce_scatter(const void *s, void *r, const int n[], MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Reduce_scatter");
+  int p = comm_size(c);
+  largs a = {.call = "MPI_Reduce_scatter",
+             .sbuf = s,
+             .rbuf = r,
+             .st = dt,
+             .rt = dt,
+             .rcounts = n,
+             .op = op};
+  return run("reduce_scatter", &a, c, sum(n, p), tsize(dt), all_equal(n, p), commutes(op),
+             !csrec_type_builtin(dt));
+}
+int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
+                               MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Reduce_scatter_block");
+  int p = comm_size(c);
+  int *counts = malloc(sizeof(int) * (size_t)p);
+  if (!counts) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < p; i++) counts[i] = n;
+  largs a = {.call = "MPI_Reduce_scatter_block",
+             .sbuf = s,
+             .rbuf = r,
+             .st = dt,
+             .rt = dt,
+             .rcounts = counts,
+             .op = op};
+  int rc = run("reduce_scatter_block", &a, c, (long)n * p, tsize(dt), 1, commutes(op),
+               !csrec_type_builtin(dt));
+  free(counts);
+  return rc;
+}
+int csrec_allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                     MPI_Datatype rt, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Allgatherv");
+  int p = comm_size(c);
+  largs a = {.call = "MPI_Allgatherv",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = sn,
+             .st = st,
+             .rcounts = rn,
+             .rdispls = d,
+             .rt = rt};
+  return run("allgatherv", &a, c, sum(rn, p), tsize(rt), all_equal(rn, p), 1, 0);
+}
+int csrec_gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
+                 MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Gather");
+  largs a = {.call = "MPI_Gather",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = sn,
+             .st = st,
+             .rcount = rn,
+             .rt = rt,
+             .root = root};
+  return run("gather", &a, c, (long)sn * comm_size(c), tsize(st), 1, 1, 0);
+}
+int csrec_gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
+                  MPI_Datatype rt, int root, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Gatherv");
+  largs a = {.call = "MPI_Gatherv",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = sn,
+             .st = st,
+             .rcounts = rn,
+             .rdispls = d,
+             .rt = rt,
+             .root = root};
+  return run("gatherv", &a, c, 0, tsize(st), 1, 1, 0);
+}
+int csrec_scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                  int root, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Scatter");
+  largs a = {.call = "MPI_Scatter",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = sn,
+             .st = st,
+             .rcount = rn,
+             .rt = rt,
+             .root = root};
+  return run("scatter", &a, c, (long)rn * comm_size(c), tsize(rt), 1, 1, 0);
+}
+int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st, void *r, int rn,
+                   MPI_Datatype rt, int root, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Scatterv");
+  largs a = {.call = "MPI_Scatterv",
+             .sbuf = s,
+             .rbuf = r,
+             .scounts = sn,
+             .sdispls = d,
+             .st = st,
+             .rcount = rn,
+             .rt = rt,
+             .root = root};
+  return run("scatterv", &a, c, 0, tsize(rt), 1, 1, 0);
+}
+int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Scan");
+  largs a = {.call = "MPI_Scan",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = n,
+             .st = dt,
+             .rcount = n,
+             .rt = dt,
+             .op = op};
+  return run("scan", &a, c, n, tsize(dt), 1, commutes(op), 0);
+}
+int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
+  if (!csrec_in_priced()) return setup_only("MPI_Exscan");
+  largs a = {.call = "MPI_Exscan",
+             .sbuf = s,
+             .rbuf = r,
+             .scount = n,
+             .st = dt,
+             .rcount = n,
+             .rt = dt,
+             .op = op};
+  return run("exscan", &a, c, n, tsize(dt), 1, commutes(op), 0);
+}
