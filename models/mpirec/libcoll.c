@@ -300,6 +300,7 @@ static const struct {
   lib_fn fn;
 } algos[] = {
     {"barrier", "ompi_basic_linear", barrier_linear},
+    {"bcast", "default", bcast_binomial_tree}, /* bcast__default calls binomial_tree */
     {"bcast", "binomial_tree", bcast_binomial_tree},
     {"reduce", "default", reduce_default},
     {"allreduce", "default", allreduce_default},
