@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpirec/mpirec.h"
 #include "record.h"
 #include "sizes.h"
 #include "topo.h"
@@ -311,14 +312,15 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
    * (tests, sweeps over parameters) runs the kernel once per host layout. */
   static struct {
     cs_case c;
-    char algo[64];
+    char algo[64], lib[32];
     int ppn, valid;
     cs_prog g;
   } last;
   int ppn = mo->kind == CS_MODEL_ABG ? 0 : mo->ppn;
-  if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) && last.c.p == c->p &&
-      last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
-      last.ppn == ppn) {
+  const char *lib = mo->lib && *mo->lib ? mo->lib : "default";
+  if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) &&
+      !strcmp(last.lib, lib) && last.c.p == c->p && last.c.bytes == c->bytes &&
+      last.c.root == c->root && last.c.inplace == c->inplace && last.ppn == ppn) {
     *out = &last.g;
     return 0;
   }
@@ -330,16 +332,18 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
     return -1;
   }
   /* The kernel itself, run under the recording MPI, writes the programs. */
+  csrec_set_selector(lib);
   if (cs_record_case(c, ppn, &g, err, errlen)) {
     cs_prog_free(&g);
     return -1;
   }
   last.c = *c;
   snprintf(last.algo, sizeof last.algo, "%s", c->algo);
+  snprintf(last.lib, sizeof last.lib, "%s", lib);
   last.ppn = ppn;
   last.g = g;
   /* an algorithm name too long to compare later is recorded again next time */
-  last.valid = strlen(c->algo) < sizeof last.algo;
+  last.valid = strlen(c->algo) < sizeof last.algo && strlen(lib) < sizeof last.lib;
   *out = &last.g;
   return 0;
 }

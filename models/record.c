@@ -161,12 +161,7 @@ void cs_prog_push(cs_prog *g, int r, cs_mop op) {
   pr->n++;
 }
 
-void cs_mop_set_bytes(cs_prog *g, cs_mop *o, size_t sb, size_t rb) {
-  if (sb < CS_MOP_BIG && rb < CS_MOP_BIG) {
-    o->sb = (unsigned)sb;
-    o->rb = (unsigned)rb;
-    return;
-  }
+void cs_mop_set_bytes_big(cs_prog *g, cs_mop *o, size_t sb, size_t rb) {
   if (o->sb == CS_MOP_BIG) { /* already escaped: its entry takes the new counts */
     g->big[o->rb] = (cs_mop_big){sb, rb};
     return;

@@ -101,7 +101,15 @@ static inline size_t cs_mop_rbytes(const cs_prog *g, const cs_mop *o) {
 }
 /* Sets the byte counts of communication step o of program g (escaping
  * large ones into g->big); with no memory sets g->oom. */
-void cs_mop_set_bytes(cs_prog *g, cs_mop *o, size_t sb, size_t rb);
+void cs_mop_set_bytes_big(cs_prog *g, cs_mop *o, size_t sb, size_t rb);
+static inline void cs_mop_set_bytes(cs_prog *g, cs_mop *o, size_t sb, size_t rb) {
+  if (sb < CS_MOP_BIG && rb < CS_MOP_BIG && o->sb != CS_MOP_BIG) {
+    o->sb = (unsigned)sb;
+    o->rb = (unsigned)rb;
+    return;
+  }
+  cs_mop_set_bytes_big(g, o, sb, rb);
+}
 
 /* Makes the pages of base[0, end) present ahead of use, in bulk
  * (MADV_POPULATE_WRITE): *populated bytes from base are already, and each

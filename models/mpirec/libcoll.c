@@ -19,6 +19,7 @@
  * Adding one is a function and a row of `algos` below (MPI_Alltoall: its
  * SMPI default is alltoall__ompi, which selects by size).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,8 +229,16 @@ static int reduce_scatter_default(const largs *a) {
   int *displs = malloc(sizeof(int) * (size_t)a->size), shared, rc;
   if (!displs) return MPI_ERR_NO_MEM;
   for (int i = 0; i < a->size; i++) {
-    displs[i] = (int)total;
+    displs[i] = (int)total; /* < INT_MAX: checked below before use */
     total += a->rcounts[i];
+  }
+  if (total > INT_MAX) {
+    free(displs);
+    csrec_fail(
+        "recording MPI: %s of %ld elements in all: SMPI's reduce of the whole vector "
+        "takes an int count",
+        a->call, total);
+    return MPI_ERR_COUNT;
   }
   void *t = tmp_alloc(a->rbuf, total, a->st, &shared);
   if (!t) {
@@ -388,10 +397,10 @@ static int tsize(MPI_Datatype dt) {
   MPI_Type_size(dt, &s);
   return s;
 }
-static int sum(const int n[], int p) {
+static long sum(const int n[], int p) {
   long s = 0;
   for (int i = 0; i < p; i++) s += n[i];
-  return (int)s;
+  return s;
 }
 static int all_equal(const int n[], int p) {
   for (int i = 1; i < p; i++)

@@ -378,8 +378,10 @@ void csrec_priced(int on) {
 }
 int csrec_in_priced(void) { return E.cur >= 0 && E.r[E.cur].priced; }
 
-static const char *selector = "default";
-void csrec_set_selector(const char *sel) { selector = sel && *sel ? sel : "default"; }
+static char selector[32] = "default";
+void csrec_set_selector(const char *sel) {
+  snprintf(selector, sizeof selector, "%s", sel && *sel ? sel : "default");
+}
 const char *csrec_selector(void) { return selector; }
 int csrec_ppn(void) { return E.ppn > 0 ? E.ppn : 1; }
 
@@ -481,9 +483,20 @@ void csrec_shared_free(void *p) {
 
 /* ---- datatypes ------------------------------------------------------------ */
 
-int csrec_type_size(MPI_Datatype dt, int *size) {
-  *size = (int)dt->size;
+/* An int that MPI hands back (a size in bytes), or a failed case when it
+ * does not fit: never truncated. */
+static int int_result(long v, int *out, const char *what) {
+  if (v < 0 || v > INT_MAX) {
+    *out = MPI_UNDEFINED;
+    csrec_fail("recording MPI: %s of %ld bytes does not fit MPI's int", what, v);
+    return MPI_ERR_COUNT;
+  }
+  *out = (int)v;
   return MPI_SUCCESS;
+}
+
+int csrec_type_size(MPI_Datatype dt, int *size) {
+  return int_result(dt->size, size, "MPI_Type_size: a type");
 }
 int csrec_type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent) {
   *lb = dt->lb;
@@ -537,6 +550,12 @@ static int make_type(int n, const int lens[], const MPI_Aint displs[], MPI_Datat
   t->extent = ub - lb;
   t->tlb = tlb;
   t->tub = tub;
+  if (m > INT_MAX) {
+    free(t);
+    free(s);
+    csrec_fail("recording MPI: a derived datatype of %ld segments (at most INT_MAX)", m);
+    return MPI_ERR_TYPE;
+  }
   t->nseg = (int)m;
   t->segs = s;
   t->kind = old->kind;
@@ -620,7 +639,7 @@ int csrec_pack(const void *in, int count, MPI_Datatype dt, void *out, int outsiz
   long bytes = (long)count * dt->size;
   if (*pos + bytes > outsize) return MPI_ERR_TRUNCATE;
   pack(in, count, dt, (char *)out + *pos);
-  *pos += (int)bytes;
+  *pos += (int)bytes; /* <= outsize - *pos: fits */
   return MPI_SUCCESS;
 }
 int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI_Datatype dt,
@@ -629,13 +648,12 @@ int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI
   long bytes = (long)count * dt->size;
   if (*pos + bytes > insize) return MPI_ERR_TRUNCATE;
   unpack((const char *)in + *pos, bytes, out, dt);
-  *pos += (int)bytes;
+  *pos += (int)bytes; /* <= insize - *pos: fits */
   return MPI_SUCCESS;
 }
 int csrec_pack_size(int count, MPI_Datatype dt, MPI_Comm comm, int *size) {
   (void)comm;
-  *size = (int)(count * dt->size);
-  return MPI_SUCCESS;
+  return int_result((long)count * dt->size, size, "MPI_Pack_size: a packed buffer");
 }
 
 /* ---- reductions ----------------------------------------------------------- */

@@ -34,7 +34,7 @@ void csrec_priced(int on);
 int csrec_in_priced(void);
 /* The SMPI collective selector whose choices the priced library
  * collectives follow (sim/libalgo.c; NULL or "": SMPI's default, what
- * collsim's timing runs use). The string must outlive the runs. */
+ * collsim's timing runs use); kept for the runs that follow. */
 void csrec_set_selector(const char *sel);
 
 #endif
