@@ -10,7 +10,9 @@
 #   nodecoll  MPI_Bcast and MPI_Allreduce on the node communicator (virtual
 #             nodes of 4 consecutive ranks, made before the call), leaders' ring;
 #   nodeall   MPI_Barrier, Reduce, Gather, Scatter, Allgather,
-#             Reduce_scatter_block, Scan, Exscan on the node communicator.
+#             Reduce_scatter_block, Scan, Exscan on the node communicator;
+#   allred    MPI_Allreduce on the node communicator under SMPI's ompi selector
+#             (recursive doubling, rdb, at these sizes).
 # usage: model_nb.sh BUILD_DIR P_LIST SIZES   (P_LIST like 5,12 or 3-17; SIZES 0,1000,...)
 set -uo pipefail
 build=$1 plist=$2 sizes=${3//,/ }
@@ -29,14 +31,19 @@ expand() { # 2-5,7 -> 2 3 4 5 7
 for p in $(expand "$plist"); do
   "$cli" platform abg --np "$p" --alpha $alpha --beta $beta --gamma 0 --out "$tmp/abg.xml" || {
     echo "FAIL: platform"; exit 1; }
-  for k in fan star nodecoll nodeall; do
+  # KERNEL[:SELECTOR[:SIZES]]: allred under ompi's selector runs allreduce rdb on the nodes.
+  for case in fan star nodecoll nodeall allred:ompi:100,1000,4000; do
+    IFS=: read -r k sel ksizes <<<"$case"
+    ksizes=${ksizes:-$sizes} ksizes=${ksizes//,/ }
+    cfg=() msel=()
+    [ -n "$sel" ] && cfg=(--cfg=smpi/coll-selector:"$sel") msel=(--selector "$sel")
     # shellcheck disable=SC2086
     if ! smpirun -np "$p" -platform "$tmp/abg.xml" -no-privatize --cfg=smpi/display-timing:no \
-        --log=root.thres:warning $flags "$smpi" $k $ppn $sizes >"$tmp/sim" 2>"$tmp/err"; then
+        --log=root.thres:warning $flags "${cfg[@]}" "$smpi" $k $ppn $ksizes >"$tmp/sim" 2>"$tmp/err"; then
       echo "FAIL: smpirun $k p=$p:"; tail -5 "$tmp/err"; fail=$((fail + 1)); continue
     fi
     # shellcheck disable=SC2086
-    if ! "$model" "$p" $alpha $beta $k $ppn $sizes >"$tmp/model" 2>&1; then
+    if ! "$model" "$p" $alpha $beta $k $ppn "${msel[@]}" $ksizes >"$tmp/model" 2>&1; then
       echo "FAIL: model $k p=$p: $(cat "$tmp/model")"; fail=$((fail + 1)); continue
     fi
     res=$(paste -d' ' "$tmp/sim" "$tmp/model" | awk -v k=$k -v p="$p" '{

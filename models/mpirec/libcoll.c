@@ -302,6 +302,50 @@ static int scan_linear(const largs *a) {
   return rc;
 }
 
+/* ---- algorithms other selectors choose ------------------------------------ */
+
+/* allreduce__rdb (recursive doubling; ompi's choice for small vectors on
+ * small communicators): with pof2 the largest power of two <= p and
+ * rem = p - pof2, the even ranks below 2 rem send their vector to the next
+ * rank and sit out; the others exchange the whole vector with the rank
+ * whose new rank differs in one bit, for each bit; then the odd ranks
+ * below 2 rem send the result back. SMPI's sendrecvs to oneself are
+ * local copies, not messages. */
+static int allreduce_rdb(const largs *a) {
+  int p = a->size, r = a->rank, pof2 = 1, rc = MPI_SUCCESS, shared;
+  while (pof2 <= p) pof2 <<= 1;
+  pof2 >>= 1;
+  int rem = p - pof2, newrank;
+  char *t = tmp_alloc(a->rbuf, a->scount, a->st, &shared);
+  if (!t) return MPI_ERR_NO_MEM;
+  int data = !shared && !csrec_in_arena(a->rbuf);
+  if (a->sbuf != MPI_IN_PLACE)
+    csrec_copy_data(a->sbuf, a->scount, a->st, a->rbuf, a->scount, a->st);
+  if (r < 2 * rem) {
+    if (r % 2 == 0) {
+      rc = MPI_Send(a->rbuf, a->scount, a->st, r + 1, LIB_TAG, a->cc);
+      newrank = -1;
+    } else {
+      rc = MPI_Recv(t, a->scount, a->st, r - 1, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+      if (!rc && data) rc = MPI_Reduce_local(t, a->rbuf, a->scount, a->st, a->op);
+      newrank = r / 2;
+    }
+  } else {
+    newrank = r - rem;
+  }
+  for (int mask = 1; newrank >= 0 && mask < pof2 && !rc; mask <<= 1) {
+    int nd = newrank ^ mask, dst = nd < rem ? nd * 2 + 1 : nd + rem;
+    rc = MPI_Sendrecv(a->rbuf, a->scount, a->st, dst, LIB_TAG, t, a->scount, a->st, dst, LIB_TAG,
+                      a->cc, MPI_STATUS_IGNORE);
+    if (!rc && data) rc = MPI_Reduce_local(t, a->rbuf, a->scount, a->st, a->op);
+  }
+  if (!rc && r < 2 * rem)
+    rc = r % 2 ? MPI_Send(a->rbuf, a->scount, a->st, r - 1, LIB_TAG, a->cc)
+               : MPI_Recv(a->rbuf, a->scount, a->st, r + 1, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+  tmp_free(t, shared);
+  return rc;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 static const struct {
@@ -313,6 +357,7 @@ static const struct {
     {"bcast", "binomial_tree", bcast_binomial_tree},
     {"reduce", "default", reduce_default},
     {"allreduce", "default", allreduce_default},
+    {"allreduce", "rdb", allreduce_rdb},
     {"allgather", "default", allgather_default},
     {"allgatherv", "default", allgather_default},
     {"gather", "default", gather_default},

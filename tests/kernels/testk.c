@@ -100,6 +100,12 @@ static int nodeall(const testk_args *a) {
   return rc;
 }
 
+/* allred: MPI_Allreduce on the node communicator only (for selectors
+ * whose other choices the models do not reproduce). */
+static int allred(const testk_args *a) {
+  return MPI_Allreduce(a->sbuf, a->rbuf, a->bytes, MPI_BYTE, MPI_BOR, a->node);
+}
+
 /* splitcall: makes a communicator inside the call: the model must fail
  * and name MPI_Comm_split (never price it as free). */
 static int splitcall(const testk_args *a) {
@@ -114,11 +120,8 @@ static int splitcall(const testk_args *a) {
 static const struct {
   const char *name;
   testk_fn fn;
-} kernels[] = {{"fan", fan},
-               {"star", star},
-               {"nodecoll", nodecoll},
-               {"nodeall", nodeall},
-               {"splitcall", splitcall}};
+} kernels[] = {{"fan", fan},         {"star", star},     {"nodecoll", nodecoll},
+               {"nodeall", nodeall}, {"allred", allred}, {"splitcall", splitcall}};
 
 testk_fn testk_find(const char *name) {
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
@@ -126,7 +129,7 @@ testk_fn testk_find(const char *name) {
   return NULL;
 }
 
-const char *testk_names(void) { return "fan, star, nodecoll, nodeall, splitcall"; }
+const char *testk_names(void) { return "fan, star, nodecoll, nodeall, allred, splitcall"; }
 
 int testk_setup(testk_args *a, int ppn) {
   int r;
