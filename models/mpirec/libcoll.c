@@ -47,6 +47,7 @@ typedef struct {
 } largs;
 
 typedef int (*lib_fn)(const largs *a);
+static int tsize(MPI_Datatype dt);
 
 static MPI_Aint extent_of(MPI_Datatype dt) {
   MPI_Aint lb, ext;
@@ -346,6 +347,48 @@ static int allreduce_rdb(const largs *a) {
   return rc;
 }
 
+/* allgather__rdb (recursive doubling; ompi's choice below 32 ranks, mpich's
+ * on powers of two): in round i each rank exchanges all it has with the
+ * rank whose rank differs in bit i, the sizes read from the statuses; a
+ * subtree that lacks a partner (p not a power of two) gets the missing
+ * blocks from within, down a binary tree. Unsigned arithmetic as SMPI's. */
+static int allgather_rdb(const largs *a) {
+  unsigned p = (unsigned)a->size, rank = (unsigned)a->rank, mask = 1, i = 0;
+  int ts = tsize(a->rt), curr = a->rcount, last = 0, rc = MPI_SUCCESS;
+  MPI_Aint chunk = extent_of(a->rt) * a->rcount;
+  char *rb = a->rbuf;
+  MPI_Status st;
+  if (a->sbuf != MPI_IN_PLACE)
+    csrec_copy_data(a->sbuf, a->scount, a->st, rb + rank * chunk, a->rcount, a->rt);
+  for (; mask < p && !rc; mask <<= 1, i++) {
+    unsigned dst = rank ^ mask, dtr = dst >> i << i, rtr = rank >> i << i;
+    if (dst < p) {
+      rc = MPI_Sendrecv(rb + rtr * chunk, curr, a->rt, (int)dst, LIB_TAG, rb + dtr * chunk,
+                        (int)mask * a->rcount, a->rt, (int)dst, LIB_TAG, a->cc, &st);
+      last = ts > 0 ? (int)(st.bytes / ts) : 0;
+      curr += last;
+    }
+    if (dtr + mask > p) {
+      int done = (int)(p - rtr - mask);
+      unsigned j = mask, k = 0;
+      for (; j; j >>= 1) k++;
+      k--;
+      MPI_Aint off = chunk * (MPI_Aint)(rtr + mask);
+      for (unsigned tm = mask >> 1; tm && !rc; tm >>= 1, k--) {
+        unsigned d = rank ^ tm, tr = rank >> k << k;
+        if (d > rank && rank < tr + (unsigned)done && d >= tr + (unsigned)done) {
+          rc = MPI_Send(rb + off, last, a->rt, (int)d, LIB_TAG, a->cc);
+        } else if (d < rank && d < tr + (unsigned)done && rank >= tr + (unsigned)done) {
+          rc = MPI_Recv(rb + off, a->rcount * done, a->rt, (int)d, LIB_TAG, a->cc, &st);
+          last = ts > 0 ? (int)(st.bytes / ts) : 0;
+          curr += last;
+        }
+      }
+    }
+  }
+  return rc;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 static const struct {
@@ -359,6 +402,7 @@ static const struct {
     {"allreduce", "default", allreduce_default},
     {"allreduce", "rdb", allreduce_rdb},
     {"allgather", "default", allgather_default},
+    {"allgather", "rdb", allgather_rdb},
     {"allgatherv", "default", allgather_default},
     {"gather", "default", gather_default},
     {"gatherv", "default", gather_default},

@@ -106,6 +106,15 @@ static int allred(const testk_args *a) {
   return MPI_Allreduce(a->sbuf, a->rbuf, a->bytes, MPI_BYTE, MPI_BOR, a->node);
 }
 
+/* allgat: MPI_Allgather of bytes / (node size) per rank on the node
+ * communicator only (ompi's selector: recursive doubling there). */
+static int allgat(const testk_args *a) {
+  int n;
+  MPI_Comm_size(a->node, &n);
+  int b = a->bytes / n;
+  return MPI_Allgather(a->sbuf, b, MPI_BYTE, a->rbuf, b, MPI_BYTE, a->node);
+}
+
 /* splitcall: makes a communicator inside the call: the model must fail
  * and name MPI_Comm_split (never price it as free). */
 static int splitcall(const testk_args *a) {
@@ -120,8 +129,9 @@ static int splitcall(const testk_args *a) {
 static const struct {
   const char *name;
   testk_fn fn;
-} kernels[] = {{"fan", fan},         {"star", star},     {"nodecoll", nodecoll},
-               {"nodeall", nodeall}, {"allred", allred}, {"splitcall", splitcall}};
+} kernels[] = {
+    {"fan", fan},       {"star", star},     {"nodecoll", nodecoll},  {"nodeall", nodeall},
+    {"allred", allred}, {"allgat", allgat}, {"splitcall", splitcall}};
 
 testk_fn testk_find(const char *name) {
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
@@ -129,7 +139,7 @@ testk_fn testk_find(const char *name) {
   return NULL;
 }
 
-const char *testk_names(void) { return "fan, star, nodecoll, nodeall, allred, splitcall"; }
+const char *testk_names(void) { return "fan, star, nodecoll, nodeall, allred, allgat, splitcall"; }
 
 int testk_setup(testk_args *a, int ppn) {
   int r;
