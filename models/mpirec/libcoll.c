@@ -389,6 +389,80 @@ static int allgather_rdb(const largs *a) {
   return rc;
 }
 
+/* The in-order binomial tree of Open MPI's tuned collectives (SMPI's
+ * coll_tuned_topo.cpp): with v = (rank - root) mod p, the parent is v with
+ * its lowest set bit cleared, the children v + 2^i for the bits below it,
+ * nearest first. Writes the children's vranks into kids, returns their
+ * number; *parent is the parent's rank (root: -1). */
+static int bmtree(int p, int root, int rank, int *parent, int kids[32]) {
+  int v = (rank - root + p) % p, n = 0;
+  *parent = -1;
+  for (int mask = 1; mask < p; mask <<= 1) {
+    int remote = v ^ mask;
+    if (remote < v) {
+      *parent = (remote + root) % p;
+      break;
+    }
+    if (remote < p) kids[n++] = remote;
+  }
+  return n;
+}
+
+/* gather__ompi_binomial and scatter__ompi_binomial (ompi's choice from 8
+ * to 255 ranks, mpich's always): up (gather) or down (scatter) the
+ * in-order binomial tree, each child's subtree of min(vkid - v, p - vkid)
+ * blocks in one blocking message, the children in tree order; the root's
+ * blocks rotated so that vrank order is rank order. */
+static int binomial_rooted(const largs *a, int gather) {
+  int p = a->size, v = (a->rank - a->root + p) % p, parent, kids[32];
+  int nk = bmtree(p, a->root, a->rank, &parent, kids), rc = MPI_SUCCESS, shared = 1;
+  MPI_Datatype t = a->rank == a->root ? (gather ? a->rt : a->st) : (gather ? a->st : a->rt);
+  int c = a->rank == a->root ? (gather ? a->rcount : a->scount) : (gather ? a->scount : a->rcount);
+  MPI_Aint ext = extent_of(t);
+  const void *user = gather ? a->sbuf : a->rbuf; /* the rank's own block */
+  int inplace = user == MPI_IN_PLACE;
+  char *tmp = NULL;
+  if (nk > 0 || a->rank == a->root) {
+    tmp = tmp_alloc(a->rank == a->root ? (gather ? a->rbuf : a->sbuf) : user, (long)c * p, t,
+                    &shared);
+    if (!tmp) return MPI_ERR_NO_MEM;
+  }
+  char *root_buf = a->rank == a->root ? (gather ? a->rbuf : (char *)a->sbuf) : NULL;
+  if (!gather && a->rank == a->root) { /* rotate the root's blocks into vrank order */
+    csrec_copy_data(root_buf + (long)a->root * c * ext, c * (p - a->root), t, tmp,
+                    c * (p - a->root), t);
+    csrec_copy_data(root_buf, c * a->root, t, tmp + (long)(p - a->root) * c * ext, c * a->root, t);
+  }
+  if (gather && tmp && !inplace) csrec_copy_data(user, c, t, tmp, c, t);
+  if (gather && tmp && inplace)
+    csrec_copy_data(root_buf + (long)a->root * c * ext, c, t, tmp, c, t);
+  long have = c; /* gather: blocks (in elements) held; scatter: sent */
+  if (!gather && parent >= 0) {
+    rc = nk > 0 ? MPI_Recv(tmp, c * p, t, parent, LIB_TAG, a->cc, MPI_STATUS_IGNORE)
+                : MPI_Recv(a->rbuf, c, t, parent, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+    if (!rc && nk > 0) csrec_copy_data(tmp, c, t, a->rbuf, c, t);
+  } else if (!gather && !inplace) {
+    csrec_copy_data(tmp, c, t, a->rbuf, c, t);
+  }
+  for (int i = 0; i < nk && !rc; i++) {
+    int vk = kids[i], n = vk - v < p - vk ? vk - v : p - vk, kid = (vk + a->root) % p;
+    rc = gather ? MPI_Recv(tmp + have * ext, n * c, t, kid, LIB_TAG, a->cc, MPI_STATUS_IGNORE)
+                : MPI_Send(tmp + have * ext, n * c, t, kid, LIB_TAG, a->cc);
+    have += (long)n * c;
+  }
+  if (!rc && gather && parent >= 0)
+    rc = MPI_Send(tmp ? tmp : user, (int)have, t, parent, LIB_TAG, a->cc);
+  if (!rc && gather && a->rank == a->root) { /* rotate back into rank order */
+    csrec_copy_data(tmp, c * (p - a->root), t, root_buf + (long)a->root * c * ext,
+                    c * (p - a->root), t);
+    csrec_copy_data(tmp + (long)(p - a->root) * c * ext, c * a->root, t, root_buf, c * a->root, t);
+  }
+  if (tmp) tmp_free(tmp, shared);
+  return rc;
+}
+static int gather_binomial(const largs *a) { return binomial_rooted(a, 1); }
+static int scatter_binomial(const largs *a) { return binomial_rooted(a, 0); }
+
 /* ---- the table ------------------------------------------------------------ */
 
 static const struct {
@@ -405,8 +479,10 @@ static const struct {
     {"allgather", "rdb", allgather_rdb},
     {"allgatherv", "default", allgather_default},
     {"gather", "default", gather_default},
+    {"gather", "ompi_binomial", gather_binomial},
     {"gatherv", "default", gather_default},
     {"scatter", "default", scatter_default},
+    {"scatter", "ompi_binomial", scatter_binomial},
     {"scatterv", "default", scatter_default},
     {"reduce_scatter", "default", reduce_scatter_default},
     {"reduce_scatter_block", "default", reduce_scatter_default},

@@ -115,6 +115,16 @@ static int allgat(const testk_args *a) {
   return MPI_Allgather(a->sbuf, b, MPI_BYTE, a->rbuf, b, MPI_BYTE, a->node);
 }
 
+/* rooted: MPI_Gather to the node's last rank and MPI_Scatter from its
+ * middle one (mpich's selector: the in-order binomial trees). */
+static int rooted(const testk_args *a) {
+  int n;
+  MPI_Comm_size(a->node, &n);
+  int b = a->bytes / n;
+  int rc = MPI_Gather(a->sbuf, b, MPI_BYTE, a->rbuf, b, MPI_BYTE, n - 1, a->node);
+  return rc ? rc : MPI_Scatter(a->sbuf, b, MPI_BYTE, a->rbuf, b, MPI_BYTE, n / 2, a->node);
+}
+
 /* splitcall: makes a communicator inside the call: the model must fail
  * and name MPI_Comm_split (never price it as free). */
 static int splitcall(const testk_args *a) {
@@ -129,9 +139,9 @@ static int splitcall(const testk_args *a) {
 static const struct {
   const char *name;
   testk_fn fn;
-} kernels[] = {
-    {"fan", fan},       {"star", star},     {"nodecoll", nodecoll},  {"nodeall", nodeall},
-    {"allred", allred}, {"allgat", allgat}, {"splitcall", splitcall}};
+} kernels[] = {{"fan", fan},         {"star", star},          {"nodecoll", nodecoll},
+               {"nodeall", nodeall}, {"allred", allred},      {"allgat", allgat},
+               {"rooted", rooted},   {"splitcall", splitcall}};
 
 testk_fn testk_find(const char *name) {
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
@@ -139,7 +149,9 @@ testk_fn testk_find(const char *name) {
   return NULL;
 }
 
-const char *testk_names(void) { return "fan, star, nodecoll, nodeall, allred, allgat, splitcall"; }
+const char *testk_names(void) {
+  return "fan, star, nodecoll, nodeall, allred, allgat, rooted, splitcall";
+}
 
 int testk_setup(testk_args *a, int ppn) {
   int r;
