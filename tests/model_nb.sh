@@ -14,7 +14,8 @@
 #   allred    MPI_Allreduce on the node communicator under SMPI's ompi selector
 #             (recursive doubling, rdb, at these sizes);
 #   allgat    MPI_Allgather on the node communicator under ompi's selector (rdb);
-#   rooted    MPI_Gather and MPI_Scatter there under mpich's (in-order binomial trees).
+#   rooted    MPI_Gather and MPI_Scatter there under mpich's (in-order binomial trees);
+#   bcasts    MPI_Bcast there under mpich's (SMP_binomial), from a root other than 0 and from 0.
 # usage: model_nb.sh BUILD_DIR P_LIST SIZES   (P_LIST like 5,12 or 3-17; SIZES 0,1000,...)
 set -uo pipefail
 build=$1 plist=$2 sizes=${3//,/ }
@@ -34,7 +35,7 @@ for p in $(expand "$plist"); do
   "$cli" platform abg --np "$p" --alpha $alpha --beta $beta --gamma 0 --out "$tmp/abg.xml" || {
     echo "FAIL: platform"; exit 1; }
   # KERNEL[:SELECTOR[:SIZES]]: allred under ompi's selector runs allreduce rdb on the nodes.
-  for case in fan star nodecoll nodeall allred:ompi:100,1000,4000 allgat:ompi rooted:mpich; do
+  for case in fan star nodecoll nodeall allred:ompi:100,1000,4000 allgat:ompi rooted:mpich bcasts:mpich; do
     IFS=: read -r k sel ksizes <<<"$case"
     ksizes=${ksizes:-$sizes} ksizes=${ksizes//,/ }
     cfg=() msel=()

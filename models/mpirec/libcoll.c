@@ -389,6 +389,32 @@ static int allgather_rdb(const largs *a) {
   return rc;
 }
 
+/* bcast__SMP_binomial (mpich's choice when every host holds as many ranks
+ * of the communicator): a root other than 0 first sends to 0; then a
+ * binomial tree from 0 over the hosts' first ranks, then one within each
+ * host. On collsim's platforms every rank is a host of its own (csrec_ppn),
+ * so the second step is empty and the root receives again from its parent
+ * in the first, as SMPI's code does. */
+static int bcast_smp_binomial(const largs *a) {
+  int p = a->size, r = a->rank, rc = MPI_SUCCESS, mask = 1;
+  if (csrec_ppn() != 1) {
+    csrec_fail("recording MPI: %s: bcast SMP_binomial with %d ranks per host is not reproduced",
+               a->call, csrec_ppn());
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+  }
+  if (a->root != 0 && r == a->root) rc = MPI_Send(a->rbuf, a->rcount, a->rt, 0, LIB_TAG, a->cc);
+  if (a->root != 0 && r == 0)
+    rc = MPI_Recv(a->rbuf, a->rcount, a->rt, a->root, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+  for (; mask < p && !rc; mask <<= 1)
+    if (r & mask) {
+      rc = MPI_Recv(a->rbuf, a->rcount, a->rt, r - mask, LIB_TAG, a->cc, MPI_STATUS_IGNORE);
+      break;
+    }
+  for (mask >>= 1; mask > 0 && !rc; mask >>= 1)
+    if (r + mask < p) rc = MPI_Send(a->rbuf, a->rcount, a->rt, r + mask, LIB_TAG, a->cc);
+  return rc;
+}
+
 /* The in-order binomial tree of Open MPI's tuned collectives (SMPI's
  * coll_tuned_topo.cpp): with v = (rank - root) mod p, the parent is v with
  * its lowest set bit cleared, the children v + 2^i for the bits below it,
@@ -472,6 +498,7 @@ static const struct {
     {"barrier", "ompi_basic_linear", barrier_linear},
     {"bcast", "default", bcast_binomial_tree}, /* bcast__default calls binomial_tree */
     {"bcast", "binomial_tree", bcast_binomial_tree},
+    {"bcast", "SMP_binomial", bcast_smp_binomial},
     {"reduce", "default", reduce_default},
     {"allreduce", "default", allreduce_default},
     {"allreduce", "rdb", allreduce_rdb},

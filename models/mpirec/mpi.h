@@ -276,7 +276,7 @@ int csrec_lib_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *
 /* For libcoll.c: the library's own context of c (its messages never match
  * the kernel's), whether dt is predefined, a copy of data that only private
  * buffers hold (nothing for the shared arena, never charged), and the
- * running case's selector and ranks per host. */
+ * running case's selector and the ranks per SimGrid host SMPI sees. */
 MPI_Comm csrec_lib_comm(MPI_Comm c);
 int csrec_type_builtin(MPI_Datatype dt);
 void csrec_copy_data(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,

@@ -383,7 +383,9 @@ void csrec_set_selector(const char *sel) {
   snprintf(selector, sizeof selector, "%s", sel && *sel ? sel : "default");
 }
 const char *csrec_selector(void) { return selector; }
-int csrec_ppn(void) { return E.ppn > 0 ? E.ppn : 1; }
+/* The ranks per SimGrid host that SMPI's selectors see: platgen gives
+ * every rank a host of its own (abg, max-rate and k-lane platforms alike). */
+int csrec_ppn(void) { return 1; }
 
 /* A communicator created inside the priced call: SMPI pays messages for
  * it, which the recorder does not reproduce, so the case fails. */

@@ -125,6 +125,15 @@ static int rooted(const testk_args *a) {
   return rc ? rc : MPI_Scatter(a->sbuf, b, MPI_BYTE, a->rbuf, b, MPI_BYTE, n / 2, a->node);
 }
 
+/* bcasts: MPI_Bcast on the node communicator from its last rank, then
+ * from its first (mpich's selector: SMP_binomial). */
+static int bcasts(const testk_args *a) {
+  int n;
+  MPI_Comm_size(a->node, &n);
+  int rc = MPI_Bcast(a->rbuf, a->bytes, MPI_BYTE, n - 1, a->node);
+  return rc ? rc : MPI_Bcast(a->rbuf, a->bytes, MPI_BYTE, 0, a->node);
+}
+
 /* splitcall: makes a communicator inside the call: the model must fail
  * and name MPI_Comm_split (never price it as free). */
 static int splitcall(const testk_args *a) {
@@ -139,9 +148,9 @@ static int splitcall(const testk_args *a) {
 static const struct {
   const char *name;
   testk_fn fn;
-} kernels[] = {{"fan", fan},         {"star", star},          {"nodecoll", nodecoll},
-               {"nodeall", nodeall}, {"allred", allred},      {"allgat", allgat},
-               {"rooted", rooted},   {"splitcall", splitcall}};
+} kernels[] = {{"fan", fan},         {"star", star},     {"nodecoll", nodecoll},
+               {"nodeall", nodeall}, {"allred", allred}, {"allgat", allgat},
+               {"rooted", rooted},   {"bcasts", bcasts}, {"splitcall", splitcall}};
 
 testk_fn testk_find(const char *name) {
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
@@ -150,7 +159,7 @@ testk_fn testk_find(const char *name) {
 }
 
 const char *testk_names(void) {
-  return "fan, star, nodecoll, nodeall, allred, allgat, rooted, splitcall";
+  return "fan, star, nodecoll, nodeall, allred, allgat, rooted, bcasts, splitcall";
 }
 
 int testk_setup(testk_args *a, int ppn) {
