@@ -490,8 +490,9 @@ int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *s
   for (int r = 0; r < p && rc == 0; r++) {
     if (!x.P[r].done) {
       snprintf(err, errlen,
-               "model: the recorded programs deadlock at rank %d (a bug in models/: the recording "
-               "MPI ran them)",
+               "model: the recorded programs deadlock at rank %d: with every send rendezvous "
+               "(SMPI's send-is-detached-thresh:0) the kernel would hang there, e.g. a blocking "
+               "send that waits for a receive posted after another blocking send",
                r);
       rc = -1;
       break;

@@ -272,8 +272,9 @@ static void test_lsum(void) {
  * land in a switched-out stack). */
 static int nb_got = -1;
 static void big(int r, void *arg) {
-  MPI_Datatype gib;
-  MPI_Type_contiguous(1 << 30, MPI_BYTE, &gib);
+  MPI_Datatype k256, gib; /* 256 KiB, then 4096 of them (a type map of one segment) */
+  MPI_Type_contiguous(1 << 15, MPI_DOUBLE, &k256);
+  MPI_Type_contiguous(1 << 12, k256, &gib);
   void *buf = csrec_shared_malloc((size_t)5 << 30);
   MPI_Request q[2];
   if (r == 0) {
@@ -299,6 +300,7 @@ static void big(int r, void *arg) {
   }
   csrec_shared_free(buf);
   MPI_Type_free(&gib);
+  MPI_Type_free(&k256);
 }
 
 /* Sizes above 4 GiB are recorded exactly (record.h's escape) and priced
