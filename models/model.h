@@ -54,7 +54,9 @@
  *    SimGrid/SMPI computes (tests/model_vs_sim.sh and, for nonblocking
  *    messages and library collectives, tests/model_nb.sh hold it to 1e-9).
  *    Messages between a pair of ranks are paired in posting order (the
- *    k-th send from i to j with the k-th receive at j from i).
+ *    k-th send from i to j with the k-th receive at j from i); a kernel
+ *    whose messages of one pair match out of that order (other tags or
+ *    communicators in flight at once) fails the model with a message.
  *
  * Cost models (cs_model.kind):
  *  - ABG: homogeneous, one-ported, full duplex: alpha + beta (m + envelope)

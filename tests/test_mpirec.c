@@ -303,6 +303,24 @@ static void big(int r, void *arg) {
   MPI_Type_free(&k256);
 }
 
+/* Rank 0 sends tag 1 then tag 2 to rank 1, which receives tag 2 first:
+ * the second message matches before the first, out of the pair's order. */
+static void overtake(int r, void *arg) {
+  (void)arg;
+  void *buf = csrec_shared_malloc(64);
+  MPI_Request q[2];
+  if (r == 0) {
+    MPI_Isend(buf, 8, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &q[0]);
+    MPI_Isend(buf, 16, MPI_BYTE, 1, 2, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+  } else if (r == 1) {
+    MPI_Irecv(buf, 16, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &q[0]);
+    MPI_Irecv(buf, 8, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+  }
+  csrec_shared_free(buf);
+}
+
 /* Sizes above 4 GiB are recorded exactly (record.h's escape) and priced
  * alike by both evaluators; private data of Isend/Irecv arrive. */
 static void test_big(void) {
@@ -331,6 +349,15 @@ static void test_big(void) {
 
 int main(void) {
   test_big();
+  {
+    cs_prog g;
+    char err[512];
+    EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+    int rc = csrec_run(2, 0, overtake, NULL, &g, err, sizeof err);
+    EXPECT(rc != 0 && strstr(err, "match out of their posting order"),
+           "messages that overtake each other must fail the case: %s", rc ? err : "(priced)");
+    cs_prog_free(&g);
+  }
   test_lsum();
   test_posted();
   cs_prog g;

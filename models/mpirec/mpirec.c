@@ -845,10 +845,27 @@ static int pattern_takes(int src, int tag, int msrc, int mtag) {
  * matches (comm, src, tag), or NULL. The entries are messages and (comm,
  * src, tag) a receive, or (posted) the entries are receives and (comm,
  * src, tag) a message. */
-static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag, int posted) {
-  for (msg *m = *head, *prev = NULL; m; prev = m, m = m->next)
+/* The evaluators pair the k-th message from world rank i to j with the
+ * k-th receive at j from i (record.h). A match (or a wait) that passes
+ * over an older message or posted receive of the same pair, of another tag
+ * or communicator, breaks that order: unlink_first sets *passed, and the
+ * case fails rather than be priced with wrong pairs. */
+static void out_of_order(int from, int to) {
+  csrec_fail(
+      "recording MPI: messages from world rank %d to world rank %d match out of their posting "
+      "order (different tags or communicators in flight at once); the models pair a pair's "
+      "messages in order and cannot price this kernel",
+      from, to);
+}
+
+static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag, int posted,
+                         int *passed) {
+  *passed = 0;
+  for (msg *m = *head, *prev = NULL; m; prev = m, m = m->next) {
     if (m->comm == comm && (posted ? pattern_takes(m->src, m->tag, src, tag)
                                    : pattern_takes(src, tag, m->src, m->tag))) {
+      if (src == MPI_ANY_SOURCE) /* the source is known now: any older of it? */
+        for (const msg *o = *head; o != m && !*passed; o = o->next) *passed = o->src == m->src;
       if (prev)
         prev->next = m->next;
       else
@@ -856,6 +873,8 @@ static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag
       if (*tail == m) *tail = prev;
       return m;
     }
+    if (m->src == src) *passed = 1;
+  }
   return NULL;
 }
 
@@ -890,7 +909,9 @@ static void insert_by_source(msg **head, msg **tail, msg *m) {
 
 /* Takes the first message of rank w that matches (comm, src, tag), or NULL. */
 static msg *take(int w, MPI_Comm comm, int src, int tag) {
-  msg *m = unlink_first(&E.r[w].head, &E.r[w].tail, comm, src, tag, 0);
+  int passed;
+  msg *m = unlink_first(&E.r[w].head, &E.r[w].tail, comm, src, tag, 0, &passed);
+  if (passed) out_of_order(m ? m->src : src, w);
   /* The next message in the queue is likely the next one received: fetch it now. */
   if (E.r[w].head) __builtin_prefetch(E.r[w].head, 1);
   return m;
@@ -920,7 +941,10 @@ static void complete_posted(msg *rv, long bytes, int src, int w) {
 /* The first receive rank w posted without waiting that matches a message
  * (comm, src, tag): unlinked and returned, or NULL. */
 static msg *take_posted(int w, MPI_Comm comm, int src, int tag) {
-  return unlink_first(&E.r[w].phead, &E.r[w].ptail, comm, src, tag, 1);
+  int passed;
+  msg *m = unlink_first(&E.r[w].phead, &E.r[w].ptail, comm, src, tag, 1, &passed);
+  if (passed) out_of_order(src, w);
+  return m;
 }
 
 /* Copies the message of count dt at buf (bytes bytes) into count... of
