@@ -20,6 +20,13 @@ static int write_trace(const char *path, const cs_model *mo, const cs_case *c, c
                        size_t len) {
   const cs_prog *g;
   if (cs_model_programs(mo, c, &g, err, len) != 0) return -1;
+  /* The replay (floor.c) knows blocking steps of 32-bit sizes only. */
+  if (g->nb || g->nbig) {
+    snprintf(err, len,
+             "the trace format holds blocking steps of less than 4 GiB only: this case has %s",
+             g->nb ? "nonblocking steps" : "messages of 4 GiB or more");
+    return -1;
+  }
   FILE *f = fopen(path, "wb");
   int64_t p = c->p, at = 0;
   int ok = f && fwrite(CS_TRACE_MAGIC, 8, 1, f) == 1 && fwrite(&p, sizeof p, 1, f) == 1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpirec/mpirec.h"
 #include "record.h"
 #include "sizes.h"
 #include "topo.h"
@@ -40,7 +41,7 @@ typedef struct {
   double t, post_t, s_end, r_end;
   const cs_mop *op; /* the current step, NULL after the last */
   int to, from;     /* the posted exchange (copied from op) */
-  unsigned sb, rb;
+  unsigned sb, rb;  /* as recorded: escaped large counts are read in match() */
   int posted, step;
 } proc;
 _Static_assert(sizeof(proc) == 64, "proc is one cache line");
@@ -106,12 +107,21 @@ static double msg_time(engine *e, int i, int j, double b, int si, int sj) {
   return inter_time(mo, bytes, n);
 }
 
+/* The bytes the posted exchange of p sends and receives (record.h). */
+static size_t sent_bytes(const engine *e, const proc *p) {
+  return p->sb == CS_MOP_BIG ? e->g->big[p->rb].sb : p->sb;
+}
+static size_t recv_bytes(const engine *e, const proc *p) {
+  return p->sb == CS_MOP_BIG ? e->g->big[p->rb].rb : p->rb;
+}
+
 /* The message from i (current op) to j (current op) is matched. */
 static void match(engine *e, int i, int j) {
   proc *pi = &e->pr[i], *pj = &e->pr[j];
-  if (pi->sb != pj->rb) e->mismatch = 1;
+  size_t b = sent_bytes(e, pi);
+  if (b != recv_bytes(e, pj)) e->mismatch = 1;
   double start = pi->post_t > pj->post_t ? pi->post_t : pj->post_t;
-  double end = start + msg_time(e, i, j, pi->sb, pi->step, pj->step);
+  double end = start + msg_time(e, i, j, (double)b, pi->step, pj->step);
   pi->s_end = end;
   pj->r_end = end;
   if (e->eager) {
@@ -165,8 +175,30 @@ static int advance(engine *e, int r) {
   return moved;
 }
 
+void cs_prog_stats(const cs_prog *g, cs_model_stats *st) {
+  memset(st, 0, sizeof *st);
+  for (int r = 0; r < g->p; r++) {
+    int s = 0;
+    for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
+      if (cs_mop_is_comm(o) || o->to == CS_MOP_WAIT) s++;
+      if (o->to >= 0 || o->to == CS_MOP_ISEND) {
+        st->messages++;
+        st->sent += (double)cs_mop_sbytes(g, o);
+      }
+      st->local += cs_mop_local(o);
+    }
+    if (s > st->rounds) st->rounds = s;
+  }
+}
+
 int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
                    size_t errlen) {
+  /* Nonblocking steps (or a library collective that has them): flows in
+   * flight together share links, priced by the fluid evaluator (fluid.c).
+   * Programs of blocking steps only keep the sweeps below, whose processes
+   * have at most one flow in and one out at a time (nothing to share on
+   * abg's per-host full-duplex links). */
+  if (g->nb) return cs_model_price_fluid(mo, g, st, err, errlen);
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);
@@ -180,20 +212,8 @@ int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, cha
     rc = -1;
     goto out;
   }
-  memset(st, 0, sizeof *st);
-  for (int r = 0; r < p; r++) {
-    int s = 0;
-    e.pr[r].op = g->r[r].first;
-    for (const cs_mop *o = g->r[r].first; o; o = cs_rprog_after(&g->r[r], o)) {
-      if (cs_mop_is_comm(o)) s++;
-      if (o->to >= 0) {
-        st->messages++;
-        st->sent += o->sb;
-      }
-      st->local += cs_mop_local(o);
-    }
-    if (s > st->rounds) st->rounds = s;
-  }
+  cs_prog_stats(g, st);
+  for (int r = 0; r < p; r++) e.pr[r].op = g->r[r].first;
   if (mo->kind != CS_MODEL_ABG) {
     int nodes = (p + mo->ppn - 1) / mo->ppn;
     e.nlanes = mo->kind == CS_MODEL_LANES && mo->lanes > 1 ? mo->lanes : 1;
@@ -292,14 +312,15 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
    * (tests, sweeps over parameters) runs the kernel once per host layout. */
   static struct {
     cs_case c;
-    char algo[64];
+    char algo[64], lib[32];
     int ppn, valid;
     cs_prog g;
   } last;
   int ppn = mo->kind == CS_MODEL_ABG ? 0 : mo->ppn;
-  if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) && last.c.p == c->p &&
-      last.c.bytes == c->bytes && last.c.root == c->root && last.c.inplace == c->inplace &&
-      last.ppn == ppn) {
+  const char *lib = mo->lib && *mo->lib ? mo->lib : "default";
+  if (last.valid && last.c.coll == c->coll && !strcmp(last.algo, c->algo) &&
+      !strcmp(last.lib, lib) && last.c.p == c->p && last.c.bytes == c->bytes &&
+      last.c.root == c->root && last.c.inplace == c->inplace && last.ppn == ppn) {
     *out = &last.g;
     return 0;
   }
@@ -311,16 +332,18 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
     return -1;
   }
   /* The kernel itself, run under the recording MPI, writes the programs. */
+  csrec_set_selector(lib);
   if (cs_record_case(c, ppn, &g, err, errlen)) {
     cs_prog_free(&g);
     return -1;
   }
   last.c = *c;
   snprintf(last.algo, sizeof last.algo, "%s", c->algo);
+  snprintf(last.lib, sizeof last.lib, "%s", lib);
   last.ppn = ppn;
   last.g = g;
   /* an algorithm name too long to compare later is recorded again next time */
-  last.valid = strlen(c->algo) < sizeof last.algo;
+  last.valid = strlen(c->algo) < sizeof last.algo && strlen(lib) < sizeof last.lib;
   *out = &last.g;
   return 0;
 }

@@ -9,20 +9,54 @@
  *    time against collsim's recording MPI (models/mpirec/mpi.h): the p ranks
  *    of a case run as coroutines of this process, messages are delivered
  *    for real (MPI's matching rules, buffered sends), and every rank's
- *    blocking exchanges (MPI_Sendrecv, MPI_Send, MPI_Recv) and local work
- *    (algos/local.c's gamma charges) are recorded with world ranks and byte
- *    counts. models/record.c builds each rank's arguments as the timing
- *    driver does (sim/bench.c, MPI_BYTE); buffers are shared by all ranks
- *    and local work is charged, not done, as in simulated timing runs.
- *    Setup collectives and communicator calls of kernels cost nothing.
- *    There is no per-algorithm model code: adding an algorithm adds none.
- *    An event evaluator (eval.c) prices the records: a message starts when
- *    both sides have posted it and takes the model's message time; a
- *    process's exchange ends when its send and its receive have both
- *    ended; local work takes gamma per byte. The time of a collective is
- *    that of the slowest process, all starting at 0. On a contention-free
- *    alpha-beta-gamma machine this is exactly what SimGrid/SMPI computes
- *    (tests/model_vs_sim.sh holds it to 1e-9).
+ *    blocking exchanges (MPI_Sendrecv, MPI_Send, MPI_Recv), nonblocking
+ *    posts and waits (MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall) and
+ *    local work (algos/local.c's gamma charges) are recorded with world
+ *    ranks and byte counts (size_t: counts of 4 GiB and more escape into a
+ *    side table, record.h). models/record.c builds each rank's arguments
+ *    as the timing driver does (sim/bench.c, MPI_BYTE); buffers are shared
+ *    by all ranks and local work is charged, not done, as in simulated
+ *    timing runs. There is no per-algorithm model code: adding an
+ *    algorithm adds none.
+ *
+ *    Setup and the priced call. As the timing driver builds the kernel
+ *    context before it times, record.c builds it (cs_ctx_prepare, node-aware
+ *    rows) before the priced call: its communicators and setup collectives
+ *    (MPI_Barrier, MPI_Bcast, MPI_Allreduce, MPI_Allgather) cost nothing.
+ *    Inside the priced call:
+ *    - every library collective on any communicator (MPI_Barrier, Bcast,
+ *      Reduce, Allreduce, Allgather(v), Gather(v), Scatter(v),
+ *      Reduce_scatter(_block), Scan, Exscan) is priced as the algorithm
+ *      SMPI's selector runs for it (cs_model.lib, default SMPI's default
+ *      selector; sim/libalgo.c names it), reproduced as its messages by
+ *      models/mpirec/libcoll.c (SMPI charges no local work inside a
+ *      collsim kernel's library call, nor does the model);
+ *    - an algorithm libcoll.c does not reproduce fails the model with a
+ *      message naming the collective, the algorithm and the selector;
+ *    - creating a communicator (MPI_Comm_split, MPI_Comm_dup) fails the
+ *      model with a message naming the call (SMPI charges its messages).
+ *
+ *    Evaluators. Programs of blocking steps only: an event evaluator
+ *    (eval.c) in sweeps: a message starts when both sides have posted it
+ *    and takes the model's message time; a process's exchange ends when
+ *    its send and its receive have both ended; local work takes gamma per
+ *    byte. Programs with nonblocking steps (a kernel's own, or a library
+ *    collective's): the fluid evaluator (fluid.c), abg only, prices every
+ *    message as a flow that starts when both sides have posted it (every
+ *    send rendezvous, as smpirun runs with send-is-detached-thresh:0),
+ *    waits out the route's latency alpha, then moves its bytes plus the
+ *    envelope at the max-min fair share of the links it crosses (the
+ *    sender's link up and the receiver's link down, 1/beta each, as
+ *    platgen's abg platform has them), rates recomputed whenever flows
+ *    start or end; a wait ends when its flows have. The time of a
+ *    collective is that of the slowest process, all starting at 0. On a
+ *    contention-free alpha-beta-gamma machine this is exactly what
+ *    SimGrid/SMPI computes (tests/model_vs_sim.sh and, for nonblocking
+ *    messages and library collectives, tests/model_nb.sh hold it to 1e-9).
+ *    Messages between a pair of ranks are paired in posting order (the
+ *    k-th send from i to j with the k-th receive at j from i); a kernel
+ *    whose messages of one pair match out of that order (other tags or
+ *    communicators in flight at once) fails the model with a message.
  *
  * Cost models (cs_model.kind):
  *  - ABG: homogeneous, one-ported, full duplex: alpha + beta (m + envelope)
@@ -35,6 +69,10 @@
  *  - LANES (Träff, Hunold 2020, k-lane): as MAXRATE with k NICs per node,
  *    each of rate RN; local rank j uses lane j mod k (processes alternate
  *    over sockets), so n counts the concurrent senders of one lane.
+ *    MAXRATE and LANES (and ABG with calibrated network segments) price
+ *    blocking programs only: a kernel with nonblocking messages or library
+ *    collectives fails under them with a message (issue 26 generalises
+ *    fluid.c to the platform's routes).
  * MAXRATE and LANES ranks see host names node<N>-<L> (N = r / ppn,
  * L = r % ppn) in MPI_Get_processor_name, ABG ranks node<r>, as
  * platforms/platgen.c names the hosts.
@@ -64,6 +102,10 @@ typedef struct {
    * kind); a local copy costs cs_pw_eval(copy, b), or without copy segments
    * what a reduction of b bytes costs. */
   cs_pw net, local, copy;
+  /* The SMPI collective selector (sim/libalgo.c) whose algorithm prices a
+   * library collective that a kernel calls inside the priced call; NULL:
+   * SMPI's default, what collsim's timing runs use. */
+  const char *lib;
 } cs_model;
 
 /* What the model charges for one message of b bytes alone, without

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "../algos/collsim.h"
+#include "../algos/ctx.h"
 #include "../algos/kernel.h"
 #include "mpirec/mpirec.h"
 #include "record.h"
@@ -99,6 +100,9 @@ int cs_prog_init(cs_prog *g, int p) {
 
 void cs_prog_free(cs_prog *g) {
   cs_big_free(g->r, (size_t)g->p, sizeof(cs_rprog));
+  free(g->big);
+  g->big = NULL;
+  g->nbig = g->capbig = 0;
   if (g->arena && !spare.arena) {
     spare.arena = g->arena;
     spare.populated = g->populated;
@@ -157,6 +161,26 @@ void cs_prog_push(cs_prog *g, int r, cs_mop op) {
   pr->n++;
 }
 
+void cs_mop_set_bytes_big(cs_prog *g, cs_mop *o, size_t sb, size_t rb) {
+  if (o->sb == CS_MOP_BIG) { /* already escaped: its entry takes the new counts */
+    g->big[o->rb] = (cs_mop_big){sb, rb};
+    return;
+  }
+  if (g->nbig == g->capbig) {
+    size_t cap = g->capbig ? 2 * g->capbig : 64;
+    cs_mop_big *n = cap < UINT32_MAX ? realloc(g->big, cap * sizeof *n) : NULL;
+    if (!n) {
+      g->oom = 1;
+      return;
+    }
+    g->big = n;
+    g->capbig = cap;
+  }
+  g->big[g->nbig] = (cs_mop_big){sb, rb};
+  o->sb = CS_MOP_BIG;
+  o->rb = (unsigned)g->nbig++;
+}
+
 /* One rank: the arguments of the timed call (cs_args_for_rank), then the kernel. */
 static void rank_main(int r, void *arg) {
   const drive *d = arg;
@@ -164,6 +188,14 @@ static void rank_main(int r, void *arg) {
   cs_args x;
   int rc = cs_args_for_rank(&x, c->coll, r, c->root, c->inplace, d->sbuf, d->rbuf, d->count,
                             d->counts, d->displs, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+  /* Setup, free as in the timing driver (sim/bench.c builds the kernel
+   * context before the first timed call): the node and lane communicators
+   * of a node-aware row. Then the priced call: from here on a library
+   * collective is priced as the algorithm SMPI runs, and a communicator
+   * created inside the call fails the case (models/mpirec/mpi.h). */
+  if (rc == MPI_SUCCESS && (d->a->flags & CS_NODE_AWARE))
+    rc = cs_ctx_prepare(MPI_COMM_WORLD, CS_CTX_NODES | CS_CTX_LANES);
+  csrec_priced(1);
   if (rc == MPI_SUCCESS) rc = cs_run(d->a, &x);
   if (rc != MPI_SUCCESS)
     csrec_fail("model: %s/%s returned MPI error %d at rank %d (p = %d, %ld bytes)",

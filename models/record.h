@@ -7,25 +7,51 @@
 #include "model.h"
 
 /* One step of a process, 16 bytes (a case at 10^6 ranks records tens of
- * millions; their memory, first touched, is most of a case's cost):
- *  - a blocking exchange with world ranks to and from (-1 when that side is
- *    absent; MPI_Send and MPI_Recv are exchanges with one side) of sb and rb
- *    bytes;
+ * millions; their memory, first touched, is most of a case's cost). Its
+ * kind is read from to and from:
+ *  - a blocking exchange (to >= -1, from >= -1, not both -1) with world
+ *    ranks to and from (-1 when that side is absent; MPI_Send and MPI_Recv
+ *    are exchanges with one side) of sb and rb bytes;
  *  - local work (to = -1, from = CS_MOP_LOCAL - work, work a cs_work:
- *    reduction or copy) of (sb | rb << 32) bytes: see cs_mop_local. */
+ *    reduction or copy) of (sb | rb << 32) bytes: see cs_mop_local;
+ *  - a nonblocking send (to = CS_MOP_ISEND) to world rank from of sb
+ *    bytes, or receive (to = CS_MOP_IRECV) from world rank from of rb
+ *    bytes: the process's requests are numbered 0, 1, ... in the order it
+ *    posts them;
+ *  - the wait for request number from (to = CS_MOP_WAIT); MPI_Waitall is
+ *    one wait per request (it ends when the last one has).
+ * Byte counts of 2^32 - 1 and more (CS_MOP_BIG) escape: sb = CS_MOP_BIG and
+ * rb indexes the program's table of large sizes (cs_prog.big), which holds
+ * both sides' counts; cs_mop_sbytes and cs_mop_rbytes read either form.
+ * Matching: the k-th message sent from i to j (blocking or not) is the
+ * k-th receive at j from i, the order the recording MPI checks. */
 typedef struct {
   int to, from;
   unsigned sb, rb;
 } cs_mop;
 
 #define CS_MOP_LOCAL (-2)
-static inline int cs_mop_is_comm(const cs_mop *o) { return o->to >= 0 || o->from >= 0; }
+#define CS_MOP_ISEND (-3)
+#define CS_MOP_IRECV (-4)
+#define CS_MOP_WAIT  (-5)
+#define CS_MOP_BIG   0xFFFFFFFFu
+/* A blocking exchange (either side present). */
+static inline int cs_mop_is_comm(const cs_mop *o) {
+  return o->to >= 0 || (o->to == -1 && o->from >= 0);
+}
+/* A nonblocking post or a wait. */
+static inline int cs_mop_is_nb(const cs_mop *o) { return o->to <= CS_MOP_ISEND; }
 static inline double cs_mop_local(const cs_mop *o) {
-  return o->from <= CS_MOP_LOCAL
+  return o->to == -1 && o->from <= CS_MOP_LOCAL
              ? (double)((unsigned long long)o->sb | (unsigned long long)o->rb << 32)
              : 0;
 }
 static inline int cs_mop_work(const cs_mop *o) { return CS_MOP_LOCAL - o->from; }
+
+/* Both byte counts of an escaped step (CS_MOP_BIG). */
+typedef struct {
+  size_t sb, rb;
+} cs_mop_big;
 
 /* The programs live in chunks of CS_CHUNK bytes (aligned so): 15 steps and,
  * in the last slot, a pointer to the process's next chunk. Chunks come from
@@ -46,6 +72,9 @@ typedef struct {
   int p;
   cs_rprog *r;
   int oom;
+  int nb;          /* some step is nonblocking: the fluid evaluator prices it */
+  cs_mop_big *big; /* escaped byte counts (CS_MOP_BIG) */
+  size_t nbig, capbig;
   char *arena;                  /* a reserved range of size bytes */
   size_t size, used, populated; /* bytes handed out and populated from its start */
 } cs_prog;
@@ -61,6 +90,25 @@ static inline const cs_mop *cs_mop_next(const cs_mop *o) {
 /* The step after o in the program pr, or NULL after its last. */
 static inline const cs_mop *cs_rprog_after(const cs_rprog *pr, const cs_mop *o) {
   return o + 1 == pr->tail ? NULL : cs_mop_next(o);
+}
+
+/* The bytes a communication step sends and receives, escaped or not. */
+static inline size_t cs_mop_sbytes(const cs_prog *g, const cs_mop *o) {
+  return o->sb == CS_MOP_BIG ? g->big[o->rb].sb : o->sb;
+}
+static inline size_t cs_mop_rbytes(const cs_prog *g, const cs_mop *o) {
+  return o->sb == CS_MOP_BIG ? g->big[o->rb].rb : o->rb;
+}
+/* Sets the byte counts of communication step o of program g (escaping
+ * large ones into g->big); with no memory sets g->oom. */
+void cs_mop_set_bytes_big(cs_prog *g, cs_mop *o, size_t sb, size_t rb);
+static inline void cs_mop_set_bytes(cs_prog *g, cs_mop *o, size_t sb, size_t rb) {
+  if (sb < CS_MOP_BIG && rb < CS_MOP_BIG && o->sb != CS_MOP_BIG) {
+    o->sb = (unsigned)sb;
+    o->rb = (unsigned)rb;
+    return;
+  }
+  cs_mop_set_bytes_big(g, o, sb, rb);
 }
 
 /* Makes the pages of base[0, end) present ahead of use, in bulk
@@ -98,6 +146,14 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
  * (models/eval.c) */
 int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
                    size_t errlen);
+
+/* Messages, bytes, local work and rounds of the programs g into st (the
+ * rest of st zero). */
+void cs_prog_stats(const cs_prog *g, cs_model_stats *st);
+/* Prices programs with nonblocking steps (models/fluid.c): as
+ * cs_model_price, with the flows in flight sharing the links they cross. */
+int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
+                         size_t errlen);
 
 /* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
  * the recording MPI, with arguments built as the timing driver

@@ -9,10 +9,13 @@
  * rank the layer records the operations the evaluator prices: blocking
  * exchanges (MPI_Sendrecv, MPI_PROC_NULL sides dropped), MPI_Send, MPI_Recv,
  * and local work (algos/local.c's charge() calls csrec_charge in this
- * build). Setup collectives (MPI_Barrier, MPI_Bcast, MPI_Allreduce,
- * MPI_Allgather, communicator and attribute calls) are executed among the
- * coroutines but not recorded: they cost nothing. Records name world ranks.
- * Every other MPI call a kernel might make fails with an error naming it.
+ * build), nonblocking posts and waits (MPI_Isend, MPI_Irecv, MPI_Wait,
+ * MPI_Waitall), and library collectives inside the priced call (below).
+ * Setup before the priced call (communicators, attributes, the setup
+ * collectives) is executed among the coroutines but not recorded: it costs
+ * nothing. A communicator created inside the priced call fails the case.
+ * Records name world ranks. Every other MPI call a kernel might make fails
+ * with an error naming it.
  *
  * All MPI names are macros for csrec_* symbols, so nothing here can clash
  * with a real MPI library. CS_MPIREC_H tells algos/local.c which backend
@@ -26,6 +29,7 @@
 typedef struct csrec_type *MPI_Datatype;
 typedef struct csrec_op *MPI_Op;
 typedef struct csrec_comm *MPI_Comm;
+typedef struct csrec_req *MPI_Request;
 typedef ptrdiff_t MPI_Aint;
 typedef int MPI_Info;
 typedef struct {
@@ -67,6 +71,7 @@ enum {
 #define MPI_STATUSES_IGNORE     ((MPI_Status *)0)
 #define MPI_INFO_NULL           0
 #define MPI_COMM_NULL           ((MPI_Comm)0)
+#define MPI_REQUEST_NULL        ((MPI_Request)0)
 #define MPI_DATATYPE_NULL       ((MPI_Datatype)0)
 #define MPI_OP_NULL             ((MPI_Op)0)
 #define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0)
@@ -138,6 +143,20 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
                    MPI_Status *status);
 int csrec_get_processor_name(char *name, int *len);
 
+/* Nonblocking point-to-point: the data move as for blocking calls; the
+ * records hold each post and each wait, and the evaluator prices the flows
+ * in flight together (models/eval.c). MPI_Irecv names its source. */
+#define MPI_Isend   csrec_isend
+#define MPI_Irecv   csrec_irecv
+#define MPI_Wait    csrec_wait
+#define MPI_Waitall csrec_waitall
+int csrec_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *req);
+int csrec_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                MPI_Request *req);
+int csrec_wait(MPI_Request *req, MPI_Status *status);
+int csrec_waitall(int n, MPI_Request reqs[], MPI_Status statuses[]);
+
 /* Datatypes: byte-segment type maps. */
 #define MPI_Type_size            csrec_type_size
 #define MPI_Type_get_extent      csrec_type_get_extent
@@ -198,21 +217,21 @@ int csrec_comm_set_attr(MPI_Comm comm, int keyval, void *value);
 int csrec_comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag);
 int csrec_comm_delete_attr(MPI_Comm comm, int keyval);
 
-/* Setup collectives: executed for real, recorded as nothing. Allreduce
- * takes predefined integer types with MPI_MIN, MPI_MAX or MPI_SUM. */
-#define MPI_Barrier   csrec_barrier
-#define MPI_Bcast     csrec_bcast
-#define MPI_Allreduce csrec_allreduce
-#define MPI_Allgather csrec_allgather
-int csrec_barrier(MPI_Comm comm);
-int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
-int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                    MPI_Comm comm);
-int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, MPI_Comm comm);
-
-/* The library's own collectives (native rows): no model exists, so these
- * only fail with an error that names them. */
+/* Collectives. In setup (before the priced call: the kernel context,
+ * models/record.c) MPI_Barrier, MPI_Bcast, MPI_Allreduce (predefined
+ * integer types, MPI_MIN, MPI_MAX, MPI_SUM) and MPI_Allgather are executed
+ * among the ranks and recorded as nothing: they cost nothing, as the
+ * timing driver builds the context before it times. Inside the priced call
+ * every collective below, on any communicator, is priced as the algorithm
+ * SMPI's selector runs for it (models/mpirec/libcoll.c): its messages are
+ * sent and recorded like the kernel's own; SMPI charges no local work
+ * inside a library call of a collsim kernel, nor does the recording. An
+ * algorithm that libcoll.c does not reproduce fails the case with a
+ * message naming the collective and the algorithm. */
+#define MPI_Barrier              csrec_barrier
+#define MPI_Bcast                csrec_bcast
+#define MPI_Allreduce            csrec_allreduce
+#define MPI_Allgather            csrec_allgather
 #define MPI_Reduce               csrec_reduce
 #define MPI_Reduce_scatter_block csrec_reduce_scatter_block
 #define MPI_Reduce_scatter       csrec_reduce_scatter
@@ -223,6 +242,12 @@ int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 #define MPI_Scatterv             csrec_scatterv
 #define MPI_Scan                 csrec_scan
 #define MPI_Exscan               csrec_exscan
+int csrec_barrier(MPI_Comm comm);
+int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                    MPI_Comm comm);
+int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, MPI_Comm comm);
 int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c);
 int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
                                MPI_Comm c);
@@ -240,6 +265,25 @@ int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st
                    MPI_Datatype rt, int root, MPI_Comm c);
 int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
 int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+
+/* The priced forms of the setup collectives (libcoll.c). */
+int csrec_lib_barrier(MPI_Comm comm);
+int csrec_lib_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int csrec_lib_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        MPI_Comm comm);
+int csrec_lib_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, MPI_Comm comm);
+/* For libcoll.c: the library's own context of c (its messages never match
+ * the kernel's), whether dt is predefined, a copy of data that only private
+ * buffers hold (nothing for the shared arena, never charged), and the
+ * running case's selector and the ranks per SimGrid host SMPI sees. */
+MPI_Comm csrec_lib_comm(MPI_Comm c);
+int csrec_type_builtin(MPI_Datatype dt);
+void csrec_copy_data(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,
+                     MPI_Datatype rt);
+int csrec_in_arena(const void *p);
+const char *csrec_selector(void);
+int csrec_ppn(void);
 
 /* ---- for algos/local.c (recording branches) and models/record.c -------- */
 

@@ -142,6 +142,21 @@ struct csrec_comm {
   /* The setup collective in progress: members' arguments and arrivals. */
   void **slot;
   int arrived, gen;
+  /* The context of the library's collectives on this communicator (as an
+   * MPI library's hidden one): their messages never match the kernel's. */
+  struct csrec_comm *shadow;
+};
+
+/* A nonblocking request of the running case. */
+struct csrec_req {
+  int recv, index; /* a receive; the rank's request number in its records */
+  int done;        /* a receive whose message has arrived */
+  int owner;       /* the world rank that posted it */
+  void *buf;       /* a receive's buffer, count, type, communicator */
+  int count;
+  MPI_Datatype dt;
+  MPI_Comm comm;
+  MPI_Status st; /* a finished receive's status */
 };
 
 static struct csrec_comm self_comm = {.size = 1, .self = 1, .refs = 1};
@@ -166,9 +181,10 @@ typedef struct msg {
   int src, tag; /* world rank of the sender, tag */
   MPI_Comm comm;
   long bytes;
-  char *data;    /* a packed copy, or NULL (arena buffer: nothing to copy) */
-  int delivered; /* already copied into the waiting receiver's buffer */
-  cs_mop *rec;   /* a posted receive's step in the records, its size set when matched */
+  char *data;            /* a packed copy, or NULL (arena buffer: nothing to copy) */
+  int delivered;         /* already copied into the waiting receiver's buffer */
+  cs_mop *rec;           /* a posted receive's step in the records, its size set when matched */
+  struct csrec_req *req; /* a posted MPI_Irecv's request (its buffer, its status) */
 } msg;
 
 /* Messages come from a free list, in blocks kept for later cases: a case
@@ -272,7 +288,7 @@ static __attribute__((noinline)) void coro_switch(coro *from, coro *to) {
 static char *coro_low(const coro *c) { return c->low; }
 #endif
 
-enum { R_READY, R_RECV, R_COLL, R_DONE };
+enum { R_READY, R_RECV, R_COLL, R_WAIT, R_DONE };
 /* One rank, in two cache lines: the first holds what a message to the rank
  * reads (its queues and its waiting receive), since messages reach ranks
  * in no order a cache can follow (10^6 ranks: 128 MiB of these). */
@@ -284,7 +300,7 @@ typedef struct {
   MPI_Comm rcomm;
   int state, rsrc, rtag, rcount;
   coro ctx;
-  void *rbuf;
+  void *rbuf; /* a blocked receive's buffer; in R_WAIT, the request waited for */
   MPI_Datatype rtype;
   /* The used part of the stack (depth bytes below its top) while the rank
    * is switched out, in a save area of cap bytes (both below STACK_BYTES). */
@@ -292,7 +308,9 @@ typedef struct {
   unsigned depth, cap;
   size_t cursor; /* arena cursor and live allocations of this rank */
   long live;
-  int queued, started;
+  char queued, started;
+  char priced; /* in the priced call (csrec_priced), no longer in setup */
+  int nreq;    /* nonblocking requests posted (their numbers in the records) */
 } rank_t;
 #if defined(__x86_64__) && !defined(CSREC_UCONTEXT)
 _Static_assert(sizeof(rank_t) == 128, "rank_t is two cache lines");
@@ -353,6 +371,33 @@ static int unsupported(const char *call) {
   return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
+/* ---- setup and the priced call ------------------------------------------- */
+
+void csrec_priced(int on) {
+  if (E.cur >= 0) E.r[E.cur].priced = (char)(on != 0);
+}
+int csrec_in_priced(void) { return E.cur >= 0 && E.r[E.cur].priced; }
+
+static char selector[32] = "default";
+void csrec_set_selector(const char *sel) {
+  snprintf(selector, sizeof selector, "%s", sel && *sel ? sel : "default");
+}
+const char *csrec_selector(void) { return selector; }
+/* The ranks per SimGrid host that SMPI's selectors see: platgen gives
+ * every rank a host of its own (abg, max-rate and k-lane platforms alike). */
+int csrec_ppn(void) { return 1; }
+
+/* A communicator created inside the priced call: SMPI pays messages for
+ * it, which the recorder does not reproduce, so the case fails. */
+static int created_in_call(const char *call) {
+  csrec_fail(
+      "recording MPI: %s inside the priced call (world rank %d): SMPI charges the messages of "
+      "communicator creation and the recorder does not price them; create it before the call "
+      "(the kernel context: algos/ctx.h, cs_ctx_prepare)",
+      call, E.cur);
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
 /* Where the data at address a of world rank w's stack are now: a itself
  * if w runs or a is not on the shared stack, else in w's save area. */
 static void *live(int w, const void *a) {
@@ -368,14 +413,12 @@ static void *live(int w, const void *a) {
 
 static void push_op(int r, cs_mop op) { cs_prog_push(E.g, r, op); }
 
-/* A byte count as a record holds it (32 bits): a message of 4 GiB or more
- * fails the case. */
-static unsigned rec_bytes(long bytes) {
-  if (bytes < 0 || bytes > (long)UINT_MAX) {
-    csrec_fail("recording MPI: a message of %ld bytes (the records hold less than 4 GiB)", bytes);
-    return 0;
-  }
-  return (unsigned)bytes;
+/* Records a communication step of rank r: to and from as in cs_mop, sb and
+ * rb bytes (large counts escape into the program's table, record.h). */
+static void push_comm(int r, int to, int from, long sb, long rb) {
+  cs_mop op = {to, from, 0, 0};
+  cs_mop_set_bytes(E.g, &op, (size_t)sb, (size_t)rb);
+  push_op(r, op);
 }
 
 void csrec_charge(double bytes, int kind) {
@@ -409,6 +452,7 @@ static void block(void) {
 static int in_arena(const void *p) {
   return E.arena && (const char *)p >= E.arena && (const char *)p < E.arena + ARENA_BYTES;
 }
+int csrec_in_arena(const void *p) { return in_arena(p); }
 
 void *csrec_shared_malloc(size_t bytes) {
   if (!E.arena) {
@@ -441,9 +485,20 @@ void csrec_shared_free(void *p) {
 
 /* ---- datatypes ------------------------------------------------------------ */
 
-int csrec_type_size(MPI_Datatype dt, int *size) {
-  *size = (int)dt->size;
+/* An int that MPI hands back (a size in bytes), or a failed case when it
+ * does not fit: never truncated. */
+static int int_result(long v, int *out, const char *what) {
+  if (v < 0 || v > INT_MAX) {
+    *out = MPI_UNDEFINED;
+    csrec_fail("recording MPI: %s of %ld bytes does not fit MPI's int", what, v);
+    return MPI_ERR_COUNT;
+  }
+  *out = (int)v;
   return MPI_SUCCESS;
+}
+
+int csrec_type_size(MPI_Datatype dt, int *size) {
+  return int_result(dt->size, size, "MPI_Type_size: a type");
 }
 int csrec_type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent) {
   *lb = dt->lb;
@@ -497,6 +552,12 @@ static int make_type(int n, const int lens[], const MPI_Aint displs[], MPI_Datat
   t->extent = ub - lb;
   t->tlb = tlb;
   t->tub = tub;
+  if (m > INT_MAX) {
+    free(t);
+    free(s);
+    csrec_fail("recording MPI: a derived datatype of %ld segments (at most INT_MAX)", m);
+    return MPI_ERR_TYPE;
+  }
   t->nseg = (int)m;
   t->segs = s;
   t->kind = old->kind;
@@ -580,7 +641,7 @@ int csrec_pack(const void *in, int count, MPI_Datatype dt, void *out, int outsiz
   long bytes = (long)count * dt->size;
   if (*pos + bytes > outsize) return MPI_ERR_TRUNCATE;
   pack(in, count, dt, (char *)out + *pos);
-  *pos += (int)bytes;
+  *pos += (int)bytes; /* <= outsize - *pos: fits */
   return MPI_SUCCESS;
 }
 int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI_Datatype dt,
@@ -589,13 +650,12 @@ int csrec_unpack(const void *in, int insize, int *pos, void *out, int count, MPI
   long bytes = (long)count * dt->size;
   if (*pos + bytes > insize) return MPI_ERR_TRUNCATE;
   unpack((const char *)in + *pos, bytes, out, dt);
-  *pos += (int)bytes;
+  *pos += (int)bytes; /* <= insize - *pos: fits */
   return MPI_SUCCESS;
 }
 int csrec_pack_size(int count, MPI_Datatype dt, MPI_Comm comm, int *size) {
   (void)comm;
-  *size = (int)(count * dt->size);
-  return MPI_SUCCESS;
+  return int_result((long)count * dt->size, size, "MPI_Pack_size: a packed buffer");
 }
 
 /* ---- reductions ----------------------------------------------------------- */
@@ -711,6 +771,7 @@ static MPI_Comm comm_new(int n, const int world[]) {
 }
 
 static void comm_destroy(MPI_Comm c) {
+  if (c->shadow) comm_destroy(c->shadow);
   for (int i = 0; i < c->size; i++)
     for (attr *a = c->attrs[i], *n; a; a = n) {
       n = a->next;
@@ -784,10 +845,27 @@ static int pattern_takes(int src, int tag, int msrc, int mtag) {
  * matches (comm, src, tag), or NULL. The entries are messages and (comm,
  * src, tag) a receive, or (posted) the entries are receives and (comm,
  * src, tag) a message. */
-static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag, int posted) {
-  for (msg *m = *head, *prev = NULL; m; prev = m, m = m->next)
+/* The evaluators pair the k-th message from world rank i to j with the
+ * k-th receive at j from i (record.h). A match (or a wait) that passes
+ * over an older message or posted receive of the same pair, of another tag
+ * or communicator, breaks that order: unlink_first sets *passed, and the
+ * case fails rather than be priced with wrong pairs. */
+static void out_of_order(int from, int to) {
+  csrec_fail(
+      "recording MPI: messages from world rank %d to world rank %d match out of their posting "
+      "order (different tags or communicators in flight at once); the models pair a pair's "
+      "messages in order and cannot price this kernel",
+      from, to);
+}
+
+static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag, int posted,
+                         int *passed) {
+  *passed = 0;
+  for (msg *m = *head, *prev = NULL; m; prev = m, m = m->next) {
     if (m->comm == comm && (posted ? pattern_takes(m->src, m->tag, src, tag)
                                    : pattern_takes(src, tag, m->src, m->tag))) {
+      if (src == MPI_ANY_SOURCE) /* the source is known now: any older of it? */
+        for (const msg *o = *head; o != m && !*passed; o = o->next) *passed = o->src == m->src;
       if (prev)
         prev->next = m->next;
       else
@@ -795,6 +873,8 @@ static msg *unlink_first(msg **head, msg **tail, MPI_Comm comm, int src, int tag
       if (*tail == m) *tail = prev;
       return m;
     }
+    if (m->src == src) *passed = 1;
+  }
   return NULL;
 }
 
@@ -829,7 +909,9 @@ static void insert_by_source(msg **head, msg **tail, msg *m) {
 
 /* Takes the first message of rank w that matches (comm, src, tag), or NULL. */
 static msg *take(int w, MPI_Comm comm, int src, int tag) {
-  msg *m = unlink_first(&E.r[w].head, &E.r[w].tail, comm, src, tag, 0);
+  int passed;
+  msg *m = unlink_first(&E.r[w].head, &E.r[w].tail, comm, src, tag, 0, &passed);
+  if (passed) out_of_order(m ? m->src : src, w);
   /* The next message in the queue is likely the next one received: fetch it now. */
   if (E.r[w].head) __builtin_prefetch(E.r[w].head, 1);
   return m;
@@ -851,14 +933,49 @@ static int truncated(long bytes, int src, int w, long cap) {
  * case if the message would be truncated. */
 static void complete_posted(msg *rv, long bytes, int src, int w) {
   if (!truncated(bytes, src, w, rv->bytes) && bytes != rv->bytes && rv->rec)
-    rv->rec->rb = rec_bytes(bytes); /* records were written with the posted size */
+    /* records were written with the posted size */
+    cs_mop_set_bytes(E.g, rv->rec, cs_mop_sbytes(E.g, rv->rec), (size_t)bytes);
   msg_free(rv);
 }
 
 /* The first receive rank w posted without waiting that matches a message
  * (comm, src, tag): unlinked and returned, or NULL. */
 static msg *take_posted(int w, MPI_Comm comm, int src, int tag) {
-  return unlink_first(&E.r[w].phead, &E.r[w].ptail, comm, src, tag, 1);
+  int passed;
+  msg *m = unlink_first(&E.r[w].phead, &E.r[w].ptail, comm, src, tag, 1, &passed);
+  if (passed) out_of_order(src, w);
+  return m;
+}
+
+/* Copies the message of count dt at buf (bytes bytes) into count... of
+ * rtype at rbuf. Returns 0, or -1 with no memory. */
+static int copy_msg(const void *buf, int count, MPI_Datatype dt, long bytes, void *rbuf,
+                    MPI_Datatype rtype) {
+  if (contiguous(dt)) {
+    unpack(buf, bytes, rbuf, rtype);
+    return 0;
+  }
+  char *t = malloc((size_t)bytes);
+  if (!t) return -1;
+  pack(buf, count, dt, t);
+  unpack(t, bytes, rbuf, rtype);
+  free(t);
+  return 0;
+}
+
+/* The message (count dt at buf, bytes bytes, tag) from the running rank
+ * has matched the MPI_Irecv q of world rank w: its data go into q's buffer
+ * (both private), q is done, and w goes on if it waits for q. */
+static int irecv_arrived(struct csrec_req *q, const void *buf, int count, MPI_Datatype dt,
+                         long bytes, int tag, int w) {
+  if (bytes > 0 && bytes <= (long)q->count * q->dt->size && !in_arena(buf) && !in_arena(q->buf) &&
+      copy_msg(buf, count, dt, bytes, live(w, q->buf), q->dt))
+    return -1;
+  q->done = 1;
+  q->st = (MPI_Status){q->comm->rank[E.cur - q->comm->lo], tag, MPI_SUCCESS, bytes};
+  rank_t *rk = &E.r[w];
+  if (rk->state == R_WAIT && rk->rbuf == q) make_ready(w);
+  return 0;
 }
 
 /* Buffers the message (a copy only when the buffer is private) and wakes
@@ -883,8 +1000,9 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
   if (rk->phead) {
     msg *rv = take_posted(w, comm, E.cur, tag);
     if (rv) {
+      int bad = rv->req && irecv_arrived(rv->req, buf, count, dt, bytes, tag, w);
       complete_posted(rv, bytes, E.cur, w);
-      return w;
+      return bad ? -1 : w;
     }
   }
   msg *m = msg_make(E.cur, tag, comm, bytes);
@@ -895,18 +1013,9 @@ static int post_send(const void *buf, int count, MPI_Datatype dt, int dest, int 
      * buffer (a message it would truncate is left to wait_recv to fail). */
     if (m->bytes > 0 && m->bytes <= (long)rk->rcount * rk->rtype->size && !in_arena(buf) &&
         !in_arena(rk->rbuf)) {
-      void *rbuf = live(w, rk->rbuf);
-      if (contiguous(dt)) {
-        unpack(buf, m->bytes, rbuf, rk->rtype);
-      } else {
-        char *t = malloc((size_t)m->bytes);
-        if (!t) {
-          msg_free(m);
-          return -1;
-        }
-        pack(buf, count, dt, t);
-        unpack(t, m->bytes, rbuf, rk->rtype);
-        free(t);
+      if (copy_msg(buf, count, dt, m->bytes, live(w, rk->rbuf), rk->rtype)) {
+        msg_free(m);
+        return -1;
       }
     }
     m->delivered = 1;
@@ -995,11 +1104,6 @@ static long recv_now(int count, MPI_Datatype dt, int source, int tag, MPI_Comm c
   return -1;
 }
 
-/* The size a posted receive is recorded with until its message sets it. */
-static unsigned posted_bytes(const msg *v) {
-  return v->bytes > (long)UINT_MAX ? UINT_MAX : (unsigned)v->bytes;
-}
-
 static int check_peer(MPI_Comm comm, int peer, const char *call) {
   if (peer == MPI_PROC_NULL) return MPI_SUCCESS;
   if (comm->self || peer < 0 || peer >= comm->size) {
@@ -1016,8 +1120,7 @@ int csrec_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
   if (rc || dest == MPI_PROC_NULL) return rc;
   int w = post_send(buf, count, dt, dest, tag, comm);
   if (w < 0) return MPI_ERR_NO_MEM;
-  cs_mop op = {w, -1, rec_bytes((long)count * dt->size), 0};
-  push_op(E.cur, op);
+  push_comm(E.cur, w, -1, (long)count * dt->size, 0);
   return MPI_SUCCESS;
 }
 
@@ -1035,14 +1138,12 @@ int csrec_recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_C
   if (can_post(buf, count, dt, source, status)) {
     msg *v;
     bytes = recv_now(count, dt, source, tag, comm, &from, &v);
-    cs_mop op = {-1, from, 0, v ? posted_bytes(v) : rec_bytes(bytes)};
-    push_op(E.cur, op);
+    push_comm(E.cur, -1, from, 0, v ? v->bytes : bytes);
     if (v) v->rec = cs_prog_last(E.g, E.cur);
     return MPI_SUCCESS;
   }
   rc = wait_recv(buf, count, dt, source, tag, comm, &from, &bytes);
-  cs_mop op = {-1, from, 0, rec_bytes(bytes)};
-  push_op(E.cur, op);
+  push_comm(E.cur, -1, from, 0, bytes);
   if (status) *status = (MPI_Status){comm->rank[from - comm->lo], tag, rc, bytes};
   return rc;
 }
@@ -1055,6 +1156,7 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
   if (!rc && source != MPI_ANY_SOURCE) rc = check_peer(comm, source, "MPI_Sendrecv");
   if (rc) return rc;
   cs_mop op = {-1, -1, 0, 0};
+  long sbytes = 0, rbytes = 0;
   msg *v = NULL;
   int posts = source != MPI_PROC_NULL && can_post(rbuf, rcount, rtype, source, status);
   /* A receive that does not wait is posted first when the message goes to
@@ -1065,26 +1167,141 @@ int csrec_sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, i
   if (early) {
     __builtin_prefetch(&E.r[world_of(comm, dest)], 1);
     long bytes = recv_now(rcount, rtype, source, rtag, comm, &op.from, &v);
-    op.rb = v ? posted_bytes(v) : rec_bytes(bytes);
+    rbytes = v ? v->bytes : bytes;
   }
   if (dest != MPI_PROC_NULL) {
     op.to = post_send(sbuf, scount, stype, dest, stag, comm);
     if (op.to < 0) return MPI_ERR_NO_MEM;
-    op.sb = rec_bytes((long)scount * stype->size);
+    sbytes = (long)scount * stype->size;
   }
   if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
   if (early) {
   } else if (posts) {
     long bytes = recv_now(rcount, rtype, source, rtag, comm, &op.from, &v);
-    op.rb = v ? posted_bytes(v) : rec_bytes(bytes);
+    rbytes = v ? v->bytes : bytes;
   } else if (source != MPI_PROC_NULL) {
     long bytes;
     rc = wait_recv(rbuf, rcount, rtype, source, rtag, comm, &op.from, &bytes);
-    op.rb = rec_bytes(bytes);
+    rbytes = bytes;
     if (status) *status = (MPI_Status){comm->rank[op.from - comm->lo], rtag, rc, bytes};
   }
-  if (op.to >= 0 || op.from >= 0) push_op(E.cur, op);
+  if (op.to >= 0 || op.from >= 0) push_comm(E.cur, op.to, op.from, sbytes, rbytes);
   if (v) v->rec = cs_prog_last(E.g, E.cur);
+  return rc;
+}
+
+/* ---- nonblocking point-to-point ------------------------------------------- */
+
+/* A request of the running rank (NULL with no memory: the case fails). */
+static struct csrec_req *req_new(int recv) {
+  struct csrec_req *q = calloc(1, sizeof *q);
+  if (!q) {
+    csrec_fail("recording MPI: out of memory for a request");
+    return NULL;
+  }
+  q->recv = recv;
+  q->owner = E.cur;
+  q->index = -1; /* MPI_PROC_NULL: nothing recorded, nothing to wait for */
+  q->done = 1;
+  return q;
+}
+
+int csrec_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                MPI_Request *req) {
+  *req = MPI_REQUEST_NULL;
+  int rc = check_comm(comm, "MPI_Isend");
+  if (!rc) rc = check_peer(comm, dest, "MPI_Isend");
+  if (rc) return rc;
+  struct csrec_req *q = req_new(0);
+  if (!q) return MPI_ERR_NO_MEM;
+  *req = q;
+  if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+  /* Delivered (buffered) now; what the send costs is priced from the records. */
+  int w = post_send(buf, count, dt, dest, tag, comm);
+  if (w < 0) return MPI_ERR_NO_MEM;
+  rank_t *rk = &E.r[E.cur];
+  q->index = rk->nreq++;
+  E.g->nb = 1;
+  push_comm(E.cur, CS_MOP_ISEND, w, (long)count * dt->size, 0);
+  return MPI_SUCCESS;
+}
+
+int csrec_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                MPI_Request *req) {
+  *req = MPI_REQUEST_NULL;
+  int rc = check_comm(comm, "MPI_Irecv");
+  if (!rc && source == MPI_ANY_SOURCE) rc = unsupported("MPI_Irecv from MPI_ANY_SOURCE");
+  if (!rc) rc = check_peer(comm, source, "MPI_Irecv");
+  if (rc) return rc;
+  struct csrec_req *q = req_new(1);
+  if (!q) return MPI_ERR_NO_MEM;
+  *req = q;
+  q->st = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
+  if (source == MPI_PROC_NULL) return MPI_SUCCESS;
+  rank_t *rk = &E.r[E.cur];
+  int src = world_of(comm, source);
+  long cap = (long)count * dt->size;
+  q->index = rk->nreq++;
+  q->buf = buf;
+  q->count = count;
+  q->dt = dt;
+  q->comm = comm;
+  E.g->nb = 1;
+  msg *m = take(E.cur, comm, src, tag);
+  if (m) { /* already arrived: received now, priced from the records */
+    if (truncated(m->bytes, src, E.cur, cap))
+      rc = MPI_ERR_TRUNCATE;
+    else if (m->data && !in_arena(buf))
+      unpack(m->data, m->bytes, buf, dt);
+    q->st = (MPI_Status){source, m->tag, rc, m->bytes};
+    push_comm(E.cur, CS_MOP_IRECV, src, 0, m->bytes);
+    msg_free(m);
+    return rc;
+  }
+  msg *v = msg_make(src, tag, comm, cap);
+  if (!v) return MPI_ERR_NO_MEM;
+  v->req = q;
+  q->done = 0;
+  insert_by_source(&rk->phead, &rk->ptail, v);
+  push_comm(E.cur, CS_MOP_IRECV, src, 0, cap);
+  v->rec = cs_prog_last(E.g, E.cur);
+  return MPI_SUCCESS;
+}
+
+int csrec_wait(MPI_Request *req, MPI_Status *status) {
+  struct csrec_req *q = *req;
+  if (!q) {
+    if (status) *status = (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
+    return MPI_SUCCESS;
+  }
+  if (E.cur < 0 || q->owner != E.cur) {
+    csrec_fail("recording MPI: MPI_Wait on a request of another rank");
+    return MPI_ERR_ARG;
+  }
+  rank_t *rk = &E.r[E.cur];
+  if (!q->done) {
+    rk->state = R_WAIT;
+    rk->rbuf = q;
+    while (!q->done) block();
+    rk->state = R_READY;
+    rk->rbuf = NULL;
+  }
+  if (q->index >= 0) push_op(E.cur, (cs_mop){CS_MOP_WAIT, q->index, 0, 0});
+  int rc = q->st.MPI_ERROR;
+  if (status) *status = q->recv ? q->st : (MPI_Status){MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0};
+  free(q);
+  *req = MPI_REQUEST_NULL;
+  return rc;
+}
+
+int csrec_waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+  /* Priced as one wait per request: the call ends when its last request
+   * has, whatever the order. */
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < n; i++) {
+    int r = csrec_wait(&reqs[i], statuses ? &statuses[i] : MPI_STATUS_IGNORE);
+    if (r && !rc) rc = r;
+  }
   return rc;
 }
 
@@ -1256,16 +1473,19 @@ static int int_type(MPI_Datatype dt) {
 }
 
 int csrec_barrier(MPI_Comm comm) {
+  if (csrec_in_priced()) return csrec_lib_barrier(comm);
   coll_args a = {.kind = C_BARRIER};
   return coll(comm, &a, "MPI_Barrier");
 }
 int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+  if (csrec_in_priced()) return csrec_lib_bcast(buf, count, dt, root, comm);
   if (comm && (root < 0 || root >= comm->size)) return unsupported("MPI_Bcast (root out of range)");
   coll_args a = {.kind = C_BCAST, .rbuf = buf, .count = count, .dt = dt, .root = root};
   return coll(comm, &a, "MPI_Bcast");
 }
 int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                     MPI_Comm comm) {
+  if (csrec_in_priced()) return csrec_lib_allreduce(sbuf, rbuf, count, dt, op, comm);
   if (!int_type(dt) || (op != MPI_MIN && op != MPI_MAX && op != MPI_SUM))
     return unsupported(
         "MPI_Allreduce (only predefined integer types with MPI_MIN, MPI_MAX, "
@@ -1276,6 +1496,7 @@ int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
 }
 int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                     MPI_Datatype rtype, MPI_Comm comm) {
+  if (csrec_in_priced()) return csrec_lib_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
   coll_args a = {.kind = C_ALLGATHER,
                  .sbuf = sbuf,
                  .rbuf = rbuf,
@@ -1382,12 +1603,14 @@ static void attrs_clear(MPI_Comm c) {
 }
 
 int csrec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out) {
+  if (csrec_in_priced()) return created_in_call("MPI_Comm_split");
   if (color < 0 && color != MPI_UNDEFINED) return unsupported("MPI_Comm_split (negative color)");
   coll_args a = {.kind = C_SPLIT, .color = color, .key = key, .out = out};
   return coll(comm, &a, "MPI_Comm_split");
 }
 
 int csrec_comm_dup(MPI_Comm comm, MPI_Comm *out) {
+  if (csrec_in_priced()) return created_in_call("MPI_Comm_dup");
   coll_args a = {.kind = C_DUP, .out = out};
   int rc = coll(comm, &a, "MPI_Comm_dup");
   if (rc || !*out) return rc ? rc : MPI_ERR_NO_MEM;
@@ -1413,54 +1636,26 @@ int csrec_comm_free(MPI_Comm *comm) {
   return MPI_SUCCESS;
 }
 
-/* ---- the library's collectives: no model ---------------------------------- */
+/* ---- for the library's collectives (libcoll.c) ---------------------------- */
 
-int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c) {
-  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)root, (void)c;
-  return unsupported("MPI_Reduce");
+MPI_Comm csrec_lib_comm(MPI_Comm c) {
+  if (c->self) return c;
+  if (!c->shadow) {
+    c->shadow = comm_new(c->size, c->world);
+    if (!c->shadow) csrec_fail("recording MPI: out of memory for a library collective");
+  }
+  return c->shadow;
 }
-int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
-                               MPI_Comm c) {
-  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
-  return unsupported("MPI_Reduce_scatter_block");
-}
-int csrec_reduce_scatter(const void *s, void *r, const int n[], MPI_Datatype dt, MPI_Op op,
-                         MPI_Comm c) {
-  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
-  return unsupported("MPI_Reduce_scatter");
-}
-int csrec_allgatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
-                     MPI_Datatype rt, MPI_Comm c) {
-  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)d, (void)rt, (void)c;
-  return unsupported("MPI_Allgatherv");
-}
-int csrec_gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt, int root,
-                 MPI_Comm c) {
-  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
-  return unsupported("MPI_Gather");
-}
-int csrec_gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[], const int d[],
-                  MPI_Datatype rt, int root, MPI_Comm c) {
-  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)d, (void)rt, (void)root, (void)c;
-  return unsupported("MPI_Gatherv");
-}
-int csrec_scatter(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
-                  int root, MPI_Comm c) {
-  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
-  return unsupported("MPI_Scatter");
-}
-int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st, void *r, int rn,
-                   MPI_Datatype rt, int root, MPI_Comm c) {
-  (void)s, (void)sn, (void)d, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)c;
-  return unsupported("MPI_Scatterv");
-}
-int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
-  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
-  return unsupported("MPI_Scan");
-}
-int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
-  (void)s, (void)r, (void)n, (void)dt, (void)op, (void)c;
-  return unsupported("MPI_Exscan");
+
+int csrec_type_builtin(MPI_Datatype dt) { return dt->builtin; }
+
+void csrec_copy_data(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,
+                     MPI_Datatype rt) {
+  long bytes = (long)scount * st->size, cap = (long)rcount * rt->size;
+  if (bytes > cap) bytes = cap;
+  if (bytes <= 0 || src == dst || in_arena(src) || in_arena(dst)) return;
+  if (copy_msg(src, scount, st, bytes, dst, rt))
+    csrec_fail("recording MPI: out of memory in a library collective");
 }
 
 /* ---- running a case ------------------------------------------------------- */
@@ -1663,7 +1858,9 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
   for (int i = 0; i < p && !E.failed; i++)
     if (E.r[i].state != R_DONE)
       csrec_fail("recording MPI: deadlock: world rank %d waits in %s and nothing can wake it", i,
-                 E.r[i].state == R_RECV ? "a receive" : "a setup collective");
+                 E.r[i].state == R_RECV   ? "a receive"
+                 : E.r[i].state == R_WAIT ? "MPI_Wait"
+                                          : "a setup collective");
     else if (E.r[i].phead)
       csrec_fail(
           "recording MPI: deadlock: world rank %d's receive from world rank %d (tag %d) is "

@@ -24,4 +24,17 @@ int csrec_run(int p, int ppn, csrec_main_fn main, void *arg, cs_prog *g, char *e
 /* Makes the running case fail with this message (the first one wins). */
 void csrec_fail(const char *fmt, ...);
 
+/* Setup and the priced call. A rank starts in setup, where collectives are
+ * executed among the ranks and recorded as nothing (the kernel context's
+ * communicators and agreements, built before the call as the timing
+ * driver builds them before timing); csrec_priced(1) starts its priced
+ * call, where a library collective is priced as the algorithm SMPI runs
+ * for it (libcoll.c) and creating a communicator fails the case. */
+void csrec_priced(int on);
+int csrec_in_priced(void);
+/* The SMPI collective selector whose choices the priced library
+ * collectives follow (sim/libalgo.c; NULL or "": SMPI's default, what
+ * collsim's timing runs use); kept for the runs that follow. */
+void csrec_set_selector(const char *sel);
+
 #endif
