@@ -34,6 +34,10 @@
 #                              names algos/smpi.def lists, and "ompi_*", are
 #                              removed (whole words) before the search; any other
 #                              mention still fails
+#   models/mpirec/libcoll.c    the recording MPI's reproductions of SMPI's
+#                              algorithms, named after them (bcast_binomial_tree):
+#                              as sim/libalgo.c, with SMPI's names removed also
+#                              inside identifiers
 # usage: registry_names.sh SOURCE_DIR
 set -uo pipefail
 src=${1:-.}
@@ -80,6 +84,7 @@ for f in $files; do
   scanned=$((scanned + 1))
   [[ $f == platforms/platgen.c ]] && code=$(sed -E "s/$citation//g" <<<"$code")
   [[ $f == sim/libalgo.c ]] && code=$(sed -E "s/ompi_[a-z_]+//g; s/\\b($smpi_names)\\b//g" <<<"$code")
+  [[ $f == models/mpirec/libcoll.c ]] && code=$(sed -E "s/ompi_[a-z_]+//g; s/($smpi_names)//g" <<<"$code")
   hits=$(grep -E "$pattern" <<<"$code")
   if [ -n "$hits" ]; then
     echo "FAIL: $f names an algorithm or family of $def (derive it from the registry):"
