@@ -1,3 +1,4 @@
+/* The text forms that runs share and the files they write (run/util.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "platgen.h"
+#include "util.h"
 
 int cs_parse_np_list(const char *s, int *out, int max) {
   int n = 0;
@@ -47,40 +47,6 @@ bad:
       "collsim: --np '%s': expected a number, a range A-B or a list of them (e.g. 1-40,48,64)\n",
       s);
   return -1;
-}
-
-int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
-                            size_t len) {
-  /* Correctness runs: a contention-free abg platform, one rank per host; with
-   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes, one host node<N> with
-   * ppn cores each (the last node may be partly used), so that the kernel
-   * context and SMPI's node-aware algorithms see ppn ranks per node. */
-  snprintf(xml, len, "%s/check-%d-%d.xml", dir, np, ppn);
-  snprintf(hostfile, len, "%s/check-%d-%d.hosts", dir, np, ppn);
-  cs_platform pl;
-  char err[256];
-  if (cs_platform_init(ppn > 1 ? "maxrate" : "abg", &pl, err, sizeof err)) {
-    fprintf(stderr, "collsim: %s\n", err);
-    return -1;
-  }
-  pl.np = np;
-  pl.nodes = ppn > 1 ? (np + ppn - 1) / ppn : np;
-  pl.ppn = ppn > 1 ? ppn : 1;
-  if (cs_platform_check(&pl, err, sizeof err)) {
-    fprintf(stderr, "collsim: %s\n", err);
-    return -1;
-  }
-  int rc = cs_write_platform_files(&pl, xml, hostfile);
-  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s: %s\n", dir, strerror(errno));
-  return rc;
-}
-
-int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *hostfile) {
-  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
-  int rc = f && h ? cs_platform_write(f, h, pl) : -1;
-  if (f && fclose(f)) rc = -1;
-  if (h && fclose(h)) rc = -1;
-  return rc;
 }
 
 /* The largest size --bytes takes (sizes are counted in longs, but a call's
