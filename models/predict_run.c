@@ -12,6 +12,7 @@
 #include "launch.h"
 #include "model.h"
 #include "platgen.h"
+#include "platmodel.h"
 #include "predict_run.h"
 #include "registry.h"
 #include "results.h"

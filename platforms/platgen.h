@@ -161,7 +161,7 @@ int cs_platform_hosts_per_rank(const cs_platform *pl);
  * (node<N>-<j>, 1 core); the other hier platforms: one per node (node<N>, ppn cores); the
  * compact kinds: every node slot of the topology (node<s>, ppn cores), used or not.  The
  * front door knows a generated file's hosts from this without starting SimGrid
- * (cli/foreign.c); tests/platgen_hosts.sh holds it to what SimGrid reads.  Returns 0, or
+ * (platforms/foreign.c); tests/platgen_hosts.sh holds it to what SimGrid reads.  Returns 0, or
  * -1 if i is out of range or the name does not fit.
  */
 int cs_platform_host_count(const cs_platform *pl);

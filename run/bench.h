@@ -9,8 +9,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model.h"
-#include "platmodel.h"
 #include "registry.h"
 #include "results.h"
 

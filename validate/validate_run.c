@@ -17,6 +17,7 @@
 #include "launches.h"
 #include "model.h"
 #include "platgen.h"
+#include "platmodel.h"
 #include "plot.h"
 #include "registry.h"
 #include "util.h"
