@@ -105,175 +105,169 @@ static int bench_block_sizes(cs_bench_req *q, const char *list, const char *cmd)
   return 0;
 }
 
-/* Parses the options common to bench and predict into q. Returns 0, 1 for
- * --help, 2 for an error. Unknown options are errors unless extra() takes
- * them (returns the number of arguments consumed, 0 if not its option). */
+/* An option of bench that names one of a few choices: the index of the
+ * choice goes into *index; a name that is none of them is refused with
+ * "collsim WHO: NAME VALUE" and the rest of the message, valid. */
+typedef struct {
+  const char *name;
+  const char *const *choices;
+  int n;
+  int *index;
+  const char *who; /* the command the message names (NULL: the caller's) */
+  const char *valid;
+  int deferred; /* checked once every option is read (as the run did before) */
+} bench_choice;
+
+static int set_choice(const bench_choice *c, const char *cmd, const char *v) {
+  for (int k = 0; k < c->n; k++)
+    if (!strcmp(v, c->choices[k])) {
+      *c->index = k;
+      return 0;
+    }
+  fprintf(stderr, "collsim %s: %s %s%s\n", c->who ? c->who : cmd, c->name, v, c->valid);
+  return -1;
+}
+
+/* The numbers among bench's options, taken as soon as they are read: o with
+ * value v into q; 0, or -1 after a message. Other options: 0. */
+static int set_number(cs_bench_req *q, const char *cmd, const char *o, const char *v) {
+  if (!strcmp(o, "--np")) {
+    char *e;
+    q->np = (int)strtol(v, &e, 10);
+    if (*e || q->np < 1) {
+      fprintf(stderr, "collsim %s: --np %s: expected a number >= 1\n", cmd, v);
+      return -1;
+    }
+  } else if (!strcmp(o, "--reps"))
+    q->reps = atoi(v);
+  else if (!strcmp(o, "--warmup"))
+    q->warmup = atoi(v);
+  else if (!strcmp(o, "--time-limit"))
+    q->time_limit = atof(v);
+  else if (!strcmp(o, "--root"))
+    q->root = atoi(v);
+  return 0;
+}
+
+/* --algos: a list of names, or all (every registry row of the collective, as
+ * check's default); 0, or -1 after a message. */
+static int set_algos(cs_bench_req *q, const char *algos) {
+  static char algobuf[4096];
+  if (!strcmp(algos, "all")) {
+    size_t n = 0;
+    algobuf[0] = 0;
+    for (int i = 0; i < cs_nalgos; i++)
+      if (cs_algos[i].coll == q->coll && n < sizeof algobuf)
+        n += (size_t)snprintf(algobuf + n, sizeof algobuf - n, "%s%s", n ? "," : "",
+                              cs_algos[i].name);
+  } else
+    snprintf(algobuf, sizeof algobuf, "%s", algos);
+  q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
+  return q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos) ? -1 : 0;
+}
+
 int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
                    int (*extra)(int, char **, int, void *), void *ctx, char *platform,
                    size_t platlen) {
-  static char algobuf[4096];
-  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL;
-  platform[0] = '\0';
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(o, "--help") || !strcmp(o, "-h")) return 1;
-    if (!strcmp(o, "--in-place")) {
-      q->inplace = 1;
+  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL, *plat = NULL,
+             *number = NULL;
+  int type = (int)q->type, rc = 0;
+  static const char *const backends[] = {"mpi", "smpi"}, *const layouts[] = {"even", "single"},
+                           *const formats[] = {"csv", "osu", "osu-full"},
+                           *const charges[] = {"on", "off"};
+  /* --type, --backend and --layout are checked once every option is read
+   * (deferred), the others as they come. */
+  const bench_choice choices[] = {
+      {"--type", cs_bench_type_name, CS_BENCH_NTYPES, &type, "bench",
+       " unknown (valid: byte, int, double)", 1},
+      {"--backend", backends, 2, &q->smpi, "bench", " unknown (valid: smpi, mpi)", 1},
+      {"--layout", layouts, 2, &q->single, "bench",
+       ": valid: even, or single (reduce_scatter only)", 1},
+      {"--format", formats, 3, &q->osu, NULL, " unknown (valid: csv, osu, osu-full)", 0},
+      {"--lib-charge", charges, 2, &q->lib_free, NULL, ": valid: on (default), off", 0},
+      {"--verify", cs_bench_verify_name, 3, &q->verify, NULL,
+       ": valid: all (default), library, none", 0}};
+  const char *later[3] = {NULL, NULL, NULL}; /* the deferred choices' values */
+  const struct {
+    const char *name;
+    int *on;
+  } flags[] = {{"--in-place", &q->inplace},
+               {"--redo", &q->redo},
+               {"--quiet", &q->quiet},
+               {"--stats", &q->stats},
+               {"--smpi-network", &q->keep_network}};
+  const cs_optval words[] = {{"--platform", &plat}, {"--coll", &coll},
+                             {"--algos", &algos},   {"--algo", &algos},
+                             {"--bytes", &bytes},   {"--block-bytes", &block_bytes},
+                             {"--out", &q->out},    {"--hostfile", &q->hostfile},
+                             {"--cfg", &q->cfg},    {"--samples", &q->samples},
+                             {"--np", &number},     {"--reps", &number},
+                             {"--warmup", &number}, {"--time-limit", &number},
+                             {"--root", &number}};
+  const size_t nchoices = sizeof choices / sizeof choices[0],
+               nflags = sizeof flags / sizeof flags[0];
+  for (int i = 1; i < argc && rc == 0; i++) {
+    const char *o = argv[i];
+    if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+      rc = 1;
+      break;
+    }
+    size_t f = 0;
+    while (f < nflags && strcmp(o, flags[f].name)) f++;
+    if (f < nflags) {
+      *flags[f].on = 1;
       continue;
     }
-    if (!strcmp(o, "--redo")) {
-      q->redo = 1;
+    int used = extra ? extra(argc, argv, i, ctx) : 0;
+    if (used) {
+      if (used < 0) rc = 2;
+      i += used - 1;
       continue;
     }
-    if (!strcmp(o, "--quiet")) {
-      q->quiet = 1;
-      continue;
-    }
-    if (!strcmp(o, "--stats")) {
-      q->stats = 1;
-      continue;
-    }
-    if (!strcmp(o, "--smpi-network")) {
-      q->keep_network = 1;
-      continue;
-    }
-    if (extra) {
-      int used = extra(argc, argv, i, ctx);
-      if (used < 0) return 2;
-      if (used > 0) {
-        i += used - 1;
-        continue;
-      }
-    }
-    static const char *valued[] = {
-        "--platform",    "--np",         "--coll",     "--algos",  "--algo",    "--bytes",
-        "--out",         "--backend",    "--hostfile", "--reps",   "--warmup",  "--time-limit",
-        "--type",        "--root",       "--cfg",      "--layout", "--samples", "--format",
-        "--block-bytes", "--lib-charge", "--verify"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
-    if (!known) {
+    size_t c = 0;
+    while (c < nchoices && strcmp(o, choices[c].name)) c++;
+    int took = cs_take_opt(cmd, argc, argv, &i, words, sizeof words / sizeof words[0]);
+    if (!took && c == nchoices) {
       fprintf(stderr, "collsim %s: unknown option %s (see collsim %s --help)\n", cmd, o, cmd);
-      return 2;
-    }
-    if (!v) {
+      rc = 2;
+    } else if (took < 0) {
+      rc = 2;
+    } else if (took) {
+      rc = set_number(q, cmd, o, argv[i]) ? 2 : 0;
+    } else if (i + 1 >= argc) {
       fprintf(stderr, "collsim %s: %s needs a value\n", cmd, o);
-      return 2;
-    }
-    i++;
-    if (!strcmp(o, "--platform"))
-      snprintf(platform, platlen, "%s", v);
-    else if (!strcmp(o, "--np")) {
-      char *e;
-      q->np = (int)strtol(v, &e, 10);
-      if (*e || q->np < 1) {
-        fprintf(stderr, "collsim %s: --np %s: expected a number >= 1\n", cmd, v);
-        return 2;
-      }
-    } else if (!strcmp(o, "--coll"))
-      coll = v;
-    else if (!strcmp(o, "--algos") || !strcmp(o, "--algo"))
-      algos = v;
-    else if (!strcmp(o, "--bytes"))
-      bytes = v;
-    else if (!strcmp(o, "--block-bytes"))
-      block_bytes = v;
-    else if (!strcmp(o, "--out"))
-      q->out = v;
-    else if (!strcmp(o, "--backend")) {
-      if (strcmp(v, "smpi") && strcmp(v, "mpi")) {
-        fprintf(stderr, "collsim bench: --backend %s unknown (valid: smpi, mpi)\n", v);
-        return 2;
-      }
-      q->smpi = !strcmp(v, "smpi");
-    } else if (!strcmp(o, "--hostfile"))
-      q->hostfile = v;
-    else if (!strcmp(o, "--reps"))
-      q->reps = atoi(v);
-    else if (!strcmp(o, "--warmup"))
-      q->warmup = atoi(v);
-    else if (!strcmp(o, "--time-limit"))
-      q->time_limit = atof(v);
-    else if (!strcmp(o, "--type")) {
-      int t = 0;
-      while (t < CS_BENCH_NTYPES && strcmp(v, cs_bench_type_name[t])) t++;
-      if (t == CS_BENCH_NTYPES) {
-        fprintf(stderr, "collsim bench: --type %s unknown (valid: byte, int, double)\n", v);
-        return 2;
-      }
-      q->type = (cs_bench_type)t;
-    } else if (!strcmp(o, "--root"))
-      q->root = atoi(v);
-    else if (!strcmp(o, "--cfg"))
-      q->cfg = v;
-    else if (!strcmp(o, "--layout")) {
-      if (strcmp(v, "even") && strcmp(v, "single")) {
-        fprintf(stderr,
-                "collsim bench: --layout %s: valid: even, or single (reduce_scatter only)\n", v);
-        return 2;
-      }
-      q->single = !strcmp(v, "single");
-    } else if (!strcmp(o, "--samples"))
-      q->samples = v;
-    else if (!strcmp(o, "--format")) {
-      if (!strcmp(v, "csv") || !strcmp(v, "osu") || !strcmp(v, "osu-full"))
-        q->osu = !strcmp(v, "osu") ? 1 : !strcmp(v, "osu-full") ? 2 : 0;
-      else {
-        fprintf(stderr, "collsim %s: --format %s unknown (valid: csv, osu, osu-full)\n", cmd, v);
-        return 2;
-      }
-    } else if (!strcmp(o, "--lib-charge")) {
-      if (strcmp(v, "on") && strcmp(v, "off")) {
-        fprintf(stderr, "collsim %s: --lib-charge %s: valid: on (default), off\n", cmd, v);
-        return 2;
-      }
-      q->lib_free = !strcmp(v, "off");
-    } else if (!strcmp(o, "--verify")) {
-      int m = 0;
-      while (m < 3 && strcmp(v, cs_bench_verify_name[m])) m++;
-      if (m == 3) {
-        fprintf(stderr, "collsim %s: --verify %s: valid: all (default), library, none\n", cmd, v);
-        return 2;
-      }
-      q->verify = m;
+      rc = 2;
+    } else if (choices[c].deferred) {
+      later[c] = argv[++i];
+    } else {
+      rc = set_choice(&choices[c], cmd, argv[++i]) ? 2 : 0;
     }
   }
-  if (!coll || !q->np) {
+  if (rc == 0 && (!coll || !q->np)) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);
-    return 2;
+    rc = 2;
   }
-  int c = cs_coll_by_name(coll);
+  int c = rc == 0 ? cs_coll_by_name(coll) : 0;
   if (c < 0) {
     fprintf(stderr, "collsim %s: unknown collective '%s'. Valid: ", cmd, coll);
     cs_print_colls(stderr);
     fprintf(stderr, "\n");
-    return 2;
+    rc = 2;
   }
   q->coll = (cs_coll)c;
-  if (algos) {
-    if (!strcmp(algos, "all")) { /* every registry row of the collective, as check's default */
-      size_t n = 0;
-      algobuf[0] = 0;
-      for (int i = 0; i < cs_nalgos; i++)
-        if (cs_algos[i].coll == q->coll && n < sizeof algobuf)
-          n += (size_t)snprintf(algobuf + n, sizeof algobuf - n, "%s%s", n ? "," : "",
-                                cs_algos[i].name);
-    } else
-      snprintf(algobuf, sizeof algobuf, "%s", algos);
-    q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
-    if (q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos)) return 2;
-  }
-  if (bytes && block_bytes) {
+  if (rc == 0 && algos && set_algos(q, algos)) rc = 2;
+  if (rc == 0 && bytes && block_bytes) {
     fprintf(stderr, "collsim %s: give --bytes (total m) or --block-bytes (per process), not both\n",
             cmd);
-    return 2;
+    rc = 2;
   }
-  if (bytes) {
-    q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES);
-    if (q->nbytes < 0) return 2;
-  }
-  if (block_bytes && bench_block_sizes(q, block_bytes, cmd)) return 2;
-  return 0;
+  if (rc == 0 && bytes && (q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES)) < 0) rc = 2;
+  if (rc == 0 && block_bytes && bench_block_sizes(q, block_bytes, cmd)) rc = 2;
+  for (int k = 0; k < 3 && rc == 0; k++)
+    if (later[k] && set_choice(&choices[k], cmd, later[k])) rc = 2;
+  q->type = (cs_bench_type)type;
+  snprintf(platform, platlen, "%s", plat ? plat : "");
+  return rc;
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -285,17 +279,15 @@ int cmd_bench(int argc, char **argv) {
     bench_usage(stdout);
     return 0;
   }
-  if (rc) return rc;
-  if (!q.nalgos || !q.nbytes) {
+  if (rc == 0 && (!q.nalgos || !q.nbytes)) {
     fprintf(stderr, "collsim bench: --algos and --bytes are required (see collsim bench --help)\n");
-    return 2;
+    rc = 2;
+  } else if (rc == 0 && q.smpi && !platform[0]) {
+    fprintf(stderr, "collsim bench: --platform is required with --backend smpi\n");
+    rc = 2;
+  } else if (rc == 0 && q.smpi &&
+             cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) {
+    rc = 2;
   }
-  if (q.smpi) {
-    if (!platform[0]) {
-      fprintf(stderr, "collsim bench: --platform is required with --backend smpi\n");
-      return 2;
-    }
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) return 2;
-  }
-  return cs_bench_run(&q);
+  return rc ? rc : cs_bench_run(&q);
 }
