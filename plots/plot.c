@@ -25,6 +25,7 @@
 #include "util.h"
 #include "registry.h"
 #include "guidelines.h"
+#include "csvtable.h"
 #include "results.h"
 #include "sizes.h"
 
@@ -40,391 +41,10 @@ enum {
 
 static const char *kind_name(int k) { return cs_csv_schema_of((cs_csv_kind)k)->name; }
 
-/* Value slots of a row; NAN = column absent or value empty. */
-enum {
-  V_REPS,
-  V_MEDIAN,
-  V_MEAN,
-  V_MIN,
-  V_MAX,
-  V_CILO,
-  V_CIHI,
-  V_TABLE1,
-  V_MODEL,
-  V_SIM,
-  V_RELERR,
-  V_MEAS,
-  V_MLO,
-  V_MHI,
-  V_ERRM,
-  V_ERRS,
-  V_LHS,
-  V_RHS,
-  V_RATIO,
-  V_TOL,
-  V_VIOL,
-  NV,
-  X_S0 = 100,
-  X_S1,
-  X_S2,
-  X_S3,
-  X_P,
-  X_BYTES,
-  X_RAN /* bench: algo_ran, shown in legends, not part of a series' identity */
-};
+/* The rows of every file read (store/csvtable.h). */
+static cs_csv_table T;
 
-/* Where each column of a kind goes (-1: not drawn), by the store's column order. */
-static const int bench_slot[CS_BENCH_NCOL] = {X_S0,     X_S1,   X_P,   X_BYTES, V_REPS,
-                                              V_MEDIAN, V_MEAN, V_MIN, V_MAX,   V_CILO,
-                                              V_CIHI,   X_RAN,  -1,    -1};
-static const int predict_slot[CS_PREDICT_NCOL] = {X_S0,     X_S1,    X_P,   X_BYTES,
-                                                  V_TABLE1, V_MODEL, V_SIM, V_RELERR};
-static const int validate_slot[CS_VALIDATE_NCOL] = {
-    X_S0, X_S1, X_P, X_BYTES, V_MODEL, V_SIM, V_MEAS, V_MLO, V_MHI, V_ERRM, V_ERRS, -1, -1, -1};
-static const int guide_slot[CS_GUIDE_NCOL] = {X_S0,  X_S1,    X_S2,  X_P,    X_BYTES, V_LHS,
-                                              V_RHS, V_RATIO, V_TOL, V_VIOL, X_S3};
-static const int *const kind_slot[NKIND] = {bench_slot, predict_slot, validate_slot, guide_slot};
-/* Most specific first: a header is of the first kind whose key columns it has. */
-static const cs_csv_kind kind_order[NKIND] = {CS_CSV_GUIDELINES, CS_CSV_VALIDATE, CS_CSV_PREDICT,
-                                              CS_CSV_BENCH};
-
-typedef struct {
-  char *path, *platform; /* platform: basename without .xml, "" if unknown */
-  int kind, rows;
-} csvfile;
-
-typedef struct {
-  int kind, file;
-  long line;
-  char *s[4]; /* coll, algo / guideline, lhs, rhs, side */
-  char *ran;  /* bench: the algorithm that ran (NULL: not recorded) */
-  long p;
-  double bytes;
-  double v[NV];
-} rec;
-
-static csvfile *files;
-static int nfiles;
-static rec *recs;
-static long nrecs, caprecs;
-static int nerrors;
-
-static void bad(const char *file, long line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void bad(const char *file, long line, const char *fmt, ...) {
-  if (++nerrors > 20) return;
-  if (line > 0)
-    fprintf(stderr, "collsim plot: %s:%ld: ", file, line);
-  else
-    fprintf(stderr, "collsim plot: %s: ", file);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-}
-
-static void *xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "collsim plot: out of memory\n");
-    exit(1);
-  }
-  return q;
-}
-static char *xstrdup(const char *s) {
-  char *d = strdup(s);
-  if (!d) {
-    fprintf(stderr, "collsim plot: out of memory\n");
-    exit(1);
-  }
-  return d;
-}
-
-static void platform_from_comment(csvfile *cf, const char *line) {
-  if (cf->platform[0]) return;
-  const char *p = line;
-  while ((p = strstr(p, "platform=")) != NULL) {
-    if (p == line || isspace((unsigned char)p[-1]) || p[-1] == '#') break;
-    p++;
-  }
-  if (!p) return;
-  p += 9;
-  char val[1024];
-  size_t n = 0;
-  char q = (*p == '"' || *p == '\'') ? *p++ : 0;
-  while (*p && n < sizeof val - 1 && (q ? *p != q : !isspace((unsigned char)*p))) val[n++] = *p++;
-  val[n] = '\0';
-  const char *base = strrchr(val, '/');
-  base = base ? base + 1 : val;
-  char b[1024];
-  snprintf(b, sizeof b, "%s", base);
-  size_t bl = strlen(b);
-  if (bl > 4 && !strcmp(b + bl - 4, ".xml")) b[bl - 4] = '\0';
-  if (b[0]) {
-    free(cf->platform);
-    cf->platform = xstrdup(b);
-  }
-}
-
-#define MAXCOLS 256
 #define PATHLEN 4096 /* --out, --data and the temporary directory are shorter */
-
-/* Reads and checks one CSV file; appends its rows to recs. */
-static void read_csv(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    bad(path, 0, "cannot open: %s", strerror(errno));
-    return;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = xrealloc(NULL, cap);
-  size_t got;
-  while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (cap - len < 2) buf = xrealloc(buf, cap *= 2);
-  }
-  int ioerr = ferror(f);
-  fclose(f);
-  if (ioerr) {
-    bad(path, 0, "read error");
-    free(buf);
-    return;
-  }
-  buf[len] = '\0';
-  if (memchr(buf, '\0', len)) {
-    bad(path, 0, "not a text file (contains NUL bytes)");
-    free(buf);
-    return;
-  }
-
-  files = xrealloc(files, (nfiles + 1) * sizeof *files);
-  csvfile *cf = &files[nfiles];
-  cf->path = xstrdup(path);
-  cf->platform = xstrdup("");
-  cf->kind = -1;
-  cf->rows = 0;
-  int fi = nfiles++;
-
-  char *hdr[MAXCOLS], *fld[MAXCOLS];
-  int nh = 0, col_slot[MAXCOLS];
-  unsigned col_flags[MAXCOLS];
-  char *hdrcopy = NULL;
-  int hdr_error = 0, errors_before = nerrors;
-  long lineno = 0;
-  char *p = buf;
-  while (*p) {
-    char *nl = strchr(p, '\n');
-    lineno++;
-    if (!nl) {
-      /* Rows are complete only when they end with a newline: a writer may
-       * still be appending this one. */
-      fprintf(stderr, "collsim plot: note: %s:%ld: incomplete last line (no newline) ignored\n",
-              path, lineno);
-      break;
-    }
-    *nl = '\0';
-    char *line = p;
-    p = nl + 1;
-    size_t ll = strlen(line);
-    if (ll && line[ll - 1] == '\r') line[--ll] = '\0';
-    char *t = line;
-    while (*t == ' ' || *t == '\t') t++;
-    if (*t == '#') {
-      platform_from_comment(cf, t);
-      continue;
-    }
-    if (!*t) continue;
-
-    if (cf->kind < 0) { /* the header line */
-      hdrcopy = xstrdup(t);
-      nh = cs_csv_split(hdrcopy, hdr, MAXCOLS);
-      if (nh < 0) {
-        bad(path, lineno, "cannot read the header line (more than %d columns or a bad quote)",
-            MAXCOLS);
-        hdr_error = 1;
-        break;
-      }
-      for (int i = 0; i < nh; i++)
-        for (int j = 0; j < i; j++)
-          if (!strcmp(hdr[i], hdr[j]) && hdr[i][0]) {
-            bad(path, lineno, "column '%s' appears twice in the header", hdr[i]);
-            hdr_error = 1;
-            goto out;
-          }
-      cf->kind = cs_csv_kind_of(hdr, nh, kind_order, NKIND);
-      if (cf->kind < 0) {
-        bad(path, lineno, "unknown CSV kind: header '%s'", t);
-        hdr_error = 1;
-        fprintf(stderr,
-                "  known headers (docs/csv.md; columns in any order, more columns allowed):\n");
-        for (int k = 0; k < NKIND; k++) {
-          const cs_csv_schema *sc = cs_csv_schema_of((cs_csv_kind)k);
-          char kh[1024];
-          fprintf(stderr, "    %-10s %s\n", kind_name(k),
-                  cs_csv_header((cs_csv_kind)k, kh, sizeof kh));
-          int nmiss = 0;
-          char miss[512] = "";
-          for (int c = 0; c < sc->ncols; c++)
-            if ((sc->cols[c].flags & CS_COL_KEY) &&
-                cs_csv_find_col(hdr, nh, sc->cols[c].name) < 0) {
-              nmiss++;
-              size_t ml = strlen(miss);
-              snprintf(miss + ml, sizeof miss - ml, "%s%s", ml ? ", " : "", sc->cols[c].name);
-            }
-          if (nmiss <= 2) fprintf(stderr, "               (this header lacks: %s)\n", miss);
-        }
-        goto out;
-      }
-      const cs_csv_schema *sc = cs_csv_schema_of((cs_csv_kind)cf->kind);
-      for (int i = 0; i < nh; i++) {
-        col_slot[i] = -1;
-        col_flags[i] = 0;
-        for (int c = 0; c < sc->ncols; c++)
-          if (!strcmp(hdr[i], sc->cols[c].name)) {
-            col_slot[i] = kind_slot[cf->kind][c];
-            col_flags[i] = sc->cols[c].flags;
-          }
-      }
-      continue;
-    }
-
-    /* A data row. */
-    int n = cs_csv_split(t, fld, MAXCOLS);
-    if (n != nh) {
-      if (n < 0)
-        bad(path, lineno, "cannot split the row into fields (bad quote or too many fields)");
-      else
-        bad(path, lineno, "%d fields, but the header has %d", n, nh);
-      continue;
-    }
-    if (nrecs == caprecs)
-      recs = xrealloc(recs, (caprecs = caprecs ? 2 * caprecs : 1024) * sizeof *recs);
-    rec *r = &recs[nrecs];
-    memset(r, 0, sizeof *r);
-    r->kind = cf->kind;
-    r->file = fi;
-    r->line = lineno;
-    for (int v = 0; v < NV; v++) r->v[v] = NAN;
-    int ok = 1;
-    for (int i = 0; i < nh && ok; i++) {
-      int slot = col_slot[i];
-      if (slot < 0) continue; /* a column this kind does not use */
-      const char *s = fld[i];
-      if (!*s) {
-        if (col_flags[i] & CS_COL_VALUE) {
-          bad(path, lineno, "column %s is empty", hdr[i]);
-          ok = 0;
-        }
-        continue;
-      }
-      if (slot >= X_S0 && slot <= X_S3) {
-        r->s[slot - X_S0] = (char *)s;
-        continue;
-      }
-      if (slot == X_RAN) {
-        r->ran = (char *)s;
-        continue;
-      }
-      double x;
-      const char *why = cs_csv_number(s, col_flags[i], &x);
-      if (why) {
-        bad(path, lineno, "column %s: '%s' is %s", hdr[i], s, why);
-        ok = 0;
-      } else if (slot == X_P) {
-        if (x < 1) {
-          bad(path, lineno, "column p: %s is not a process count (>= 1)", s);
-          ok = 0;
-        }
-        r->p = (long)x;
-      } else if (slot == X_BYTES) {
-        r->bytes = x;
-      } else {
-        r->v[slot] = x;
-      }
-    }
-    if (!ok) continue;
-    for (int k = 0; k < 4; k++) r->s[k] = r->s[k] ? xstrdup(r->s[k]) : NULL;
-    r->ran = r->ran ? xstrdup(r->ran) : NULL;
-    nrecs++;
-    cf->rows++;
-  }
-  if (cf->kind < 0 && !hdr_error)
-    bad(path, 0, "no header line (empty, or only comments)");
-  else if (cf->kind >= 0 && cf->rows == 0 && nerrors == errors_before)
-    fprintf(stderr, "collsim plot: note: %s: a %s CSV without data rows\n", path,
-            kind_name(cf->kind));
-out:
-  free(hdrcopy);
-  free(buf);
-}
-
-/* ---- consistency checks of each row ------------------------------------ */
-
-/* Columns computed from others (rel_err, err_*, ratio) are checked against
- * their definition in docs/csv.md, allowing for printing them with 3
- * significant digits: a mix-up of columns is far off. */
-#define DERIVED_REL 6e-3
-
-static int le(double a, double b) { return a <= b + 1e-9 * fabs(b) + 1e-15; }
-static int close_to(double got, double want, double rel, double abs_) {
-  return fabs(got - want) <= rel * fabs(want) + abs_;
-}
-
-static void check_row(const rec *r) {
-  const char *fn = files[r->file].path;
-  const double *v = r->v;
-  switch (r->kind) {
-  case K_BENCH:
-    if (!isnan(v[V_REPS]) && v[V_REPS] < 1) bad(fn, r->line, "reps = %g (must be >= 1)", v[V_REPS]);
-    if (!isnan(v[V_MIN]) && !le(v[V_MIN], v[V_MEDIAN]))
-      bad(fn, r->line, "min_s %.9g > median_s %.9g: columns mixed up?", v[V_MIN], v[V_MEDIAN]);
-    if (!isnan(v[V_MAX]) && !le(v[V_MEDIAN], v[V_MAX]))
-      bad(fn, r->line, "median_s %.9g > max_s %.9g: columns mixed up?", v[V_MEDIAN], v[V_MAX]);
-    if (!isnan(v[V_CILO]) && !le(v[V_CILO], v[V_MEDIAN]))
-      bad(fn, r->line, "ci_lo_s %.9g > median_s %.9g", v[V_CILO], v[V_MEDIAN]);
-    if (!isnan(v[V_CIHI]) && !le(v[V_MEDIAN], v[V_CIHI]))
-      bad(fn, r->line, "median_s %.9g > ci_hi_s %.9g", v[V_MEDIAN], v[V_CIHI]);
-    if (!isnan(v[V_MEAN]) && !isnan(v[V_MIN]) && !isnan(v[V_MAX]) &&
-        !(le(v[V_MIN], v[V_MEAN]) && le(v[V_MEAN], v[V_MAX])))
-      bad(fn, r->line, "mean_s %.9g outside min_s..max_s", v[V_MEAN]);
-    break;
-  case K_PREDICT:
-    if (!isnan(v[V_RELERR])) {
-      if (isnan(v[V_SIM]))
-        bad(fn, r->line, "rel_err without sim_s");
-      else if (v[V_MODEL] > 0 &&
-               !close_to(v[V_RELERR], fabs(v[V_SIM] - v[V_MODEL]) / v[V_MODEL], DERIVED_REL, 1e-6))
-        bad(fn, r->line,
-            "rel_err %.9g is not |sim_s - model_s| / model_s = %.9g: columns mixed up?",
-            v[V_RELERR], fabs(v[V_SIM] - v[V_MODEL]) / v[V_MODEL]);
-    }
-    break;
-  case K_VALIDATE:
-    if (!isnan(v[V_MLO]) && !le(v[V_MLO], v[V_MEAS]))
-      bad(fn, r->line, "measured_lo_s %.9g > measured_s %.9g", v[V_MLO], v[V_MEAS]);
-    if (!isnan(v[V_MHI]) && !le(v[V_MEAS], v[V_MHI]))
-      bad(fn, r->line, "measured_s %.9g > measured_hi_s %.9g", v[V_MEAS], v[V_MHI]);
-    if (v[V_MEAS] > 0) {
-      if (!isnan(v[V_ERRM]) && !isnan(v[V_MODEL]) &&
-          !close_to(v[V_ERRM], (v[V_MODEL] - v[V_MEAS]) / v[V_MEAS], DERIVED_REL, 1e-6))
-        bad(fn, r->line, "err_model %.9g is not (model_s - measured_s) / measured_s = %.9g",
-            v[V_ERRM], (v[V_MODEL] - v[V_MEAS]) / v[V_MEAS]);
-      if (!isnan(v[V_ERRS]) && !isnan(v[V_SIM]) &&
-          !close_to(v[V_ERRS], (v[V_SIM] - v[V_MEAS]) / v[V_MEAS], DERIVED_REL, 1e-6))
-        bad(fn, r->line, "err_sim %.9g is not (sim_s - measured_s) / measured_s = %.9g", v[V_ERRS],
-            (v[V_SIM] - v[V_MEAS]) / v[V_MEAS]);
-    }
-    break;
-  case K_GUIDE:
-    if (v[V_VIOL] != 0 && v[V_VIOL] != 1)
-      bad(fn, r->line, "violated = %g (must be 0 or 1)", v[V_VIOL]);
-    if (v[V_RHS] > 0 && !close_to(v[V_RATIO], v[V_LHS] / v[V_RHS], DERIVED_REL, 1e-12))
-      bad(fn, r->line, "ratio %.9g is not lhs_s / rhs_s = %.9g: columns mixed up?", v[V_RATIO],
-          v[V_LHS] / v[V_RHS]);
-    break;
-  }
-}
 
 /* ---- ordering ----------------------------------------------------------- */
 
@@ -451,9 +71,9 @@ static int algo_rank(const char *coll, const char *a) {
 }
 static int cmp_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
 
-static int cmp_group(const rec *a, const rec *b, int with_p) {
+static int cmp_group(const cs_csv_rec *a, const cs_csv_rec *b, int with_p) {
   if (a->kind != b->kind) return a->kind - b->kind;
-  int c = strcmp(files[a->file].platform, files[b->file].platform);
+  int c = strcmp(T.files[a->file].platform, T.files[b->file].platform);
   if (c) return c;
   int ra = coll_rank(a->s[0]), rb = coll_rank(b->s[0]);
   if (ra != rb) return ra - rb;
@@ -465,10 +85,10 @@ static int cmp_group(const rec *a, const rec *b, int with_p) {
  * algorithms may differ by size (the faster of two at each size): one line per
  * side, not isolated points per pairing. Files without a side column: one
  * series per pairing. */
-static int same_side_series(const rec *a, const rec *b) {
+static int same_side_series(const cs_csv_rec *a, const cs_csv_rec *b) {
   return a->kind == K_GUIDE && b->kind == K_GUIDE && a->s[3] && b->s[3];
 }
-static int cmp_series(const rec *a, const rec *b) {
+static int cmp_series(const cs_csv_rec *a, const cs_csv_rec *b) {
   if (same_side_series(a, b)) return cmp_str(a->s[3], b->s[3]);
   int ra = algo_rank(a->s[0], a->s[1]), rb = algo_rank(b->s[0], b->s[1]);
   if (ra != rb) return ra - rb;
@@ -476,7 +96,7 @@ static int cmp_series(const rec *a, const rec *b) {
   return c ? c : cmp_str(a->s[2], b->s[2]);
 }
 static int cmp_rec(const void *x, const void *y) {
-  const rec *a = x, *b = y;
+  const cs_csv_rec *a = x, *b = y;
   int c = cmp_group(a, b, 1);
   if (c) return c;
   if ((c = cmp_series(a, b))) return c;
@@ -484,7 +104,7 @@ static int cmp_rec(const void *x, const void *y) {
   if (a->file != b->file) return a->file - b->file;
   return a->line < b->line ? -1 : a->line > b->line;
 }
-static int same_series(const rec *a, const rec *b) { return !cmp_series(a, b); }
+static int same_series(const cs_csv_rec *a, const cs_csv_rec *b) { return !cmp_series(a, b); }
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -539,7 +159,7 @@ static void pa(picture *p, const char *fmt, ...) {
       return;
     }
     p->acap = (p->acap + n + 1) * 2;
-    p->assign = xrealloc(p->assign, p->acap);
+    p->assign = cs_csv_xrealloc(p->assign, p->acap);
   }
 }
 /* name='value' with gnuplot's quoting ('' inside single quotes). */
@@ -594,7 +214,7 @@ static picture *pic_begin(const char *script, const char *ttl, const char *fmt, 
     if (!clash) break;
     snprintf(uniq, sizeof uniq, "%.500s-%d", name, k);
   }
-  pics = xrealloc(pics, (npics + 1) * sizeof *pics);
+  pics = cs_csv_xrealloc(pics, (npics + 1) * sizeof *pics);
   picture *p = &pics[npics++];
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "%s", uniq);
@@ -652,18 +272,18 @@ static int style_of(const char *algo, int *other) {
  * which one ran over which sizes, so that a reader sees where the selector
  * switches: "lib:ompi: rdb 8 B-4 KiB, rab_rdb 8 KiB-4 MiB". */
 static const char *series_title(long s0, long s1, char *buf, size_t len) {
-  const char *a = recs[s0].s[1];
+  const char *a = T.recs[s0].s[1];
   snprintf(buf, len, "%s", a);
   if (!is_lib(a)) return buf;
-  while (s0 < s1 && !(recs[s0].bytes > 0)) s0++; /* not drawn (log axis) */
+  while (s0 < s1 && !(T.recs[s0].bytes > 0)) s0++; /* not drawn (log axis) */
   size_t n = strlen(buf);
   for (long i = s0; i < s1 && n < len;) {
-    const char *ran = recs[i].ran;
+    const char *ran = T.recs[i].ran;
     long j = i + 1;
-    while (j < s1 && !cmp_str(ran, recs[j].ran)) j++;
+    while (j < s1 && !cmp_str(ran, T.recs[j].ran)) j++;
     char lo[32], hi[32];
-    cs_size_str(recs[i].bytes, lo, sizeof lo);
-    cs_size_str(recs[j - 1].bytes, hi, sizeof hi);
+    cs_size_str(T.recs[i].bytes, lo, sizeof lo);
+    cs_size_str(T.recs[j - 1].bytes, hi, sizeof hi);
     if (i == s0 && j == s1 && ran && *ran)
       n += (size_t)snprintf(buf + n, len - n, " = %s", ran);
     else if (ran && *ran)
@@ -678,13 +298,13 @@ static const char *mpi_name(const char *coll) {
   int c = cs_coll_by_name(coll);
   return c >= 0 ? cs_colls[c].mpi_name : coll;
 }
-static void title_of(char *t, size_t len, const rec *r, const char *what) {
-  const char *pl = files[r->file].platform;
+static void title_of(char *t, size_t len, const cs_csv_rec *r, const char *what) {
+  const char *pl = T.files[r->file].platform;
   snprintf(t, len, "%s%s%s, p = %ld%s%s", mpi_name(r->s[0]), pl[0] ? " on " : "", pl, r->p,
            what ? ": " : "", what ? what : "");
 }
-static void name_suffix(char *s, size_t len, const rec *r) {
-  const char *pl = files[r->file].platform;
+static void name_suffix(char *s, size_t len, const cs_csv_rec *r) {
+  const char *pl = T.files[r->file].platform;
   snprintf(s, len, "%s%s", pl[0] ? "-" : "", pl);
 }
 static const char *log_yfmt(double lo, double hi) {
@@ -706,13 +326,13 @@ static int next_series(long g1, long *s0, long *s1) {
   if (*s1 >= g1) return 0;
   *s0 = *s1;
   long e = *s0 + 1;
-  while (e < g1 && same_series(&recs[*s0], &recs[e])) e++;
+  while (e < g1 && same_series(&T.recs[*s0], &T.recs[e])) e++;
   *s1 = e;
   return 1;
 }
 static long find_row(long s0, long s1, double bytes) {
   for (long i = s0; i < s1; i++)
-    if (recs[i].bytes == bytes) return i;
+    if (T.recs[i].bytes == bytes) return i;
   return -1;
 }
 
@@ -744,25 +364,27 @@ static void xs_pass(picture *p, const xset *s) {
 
 /* time: one picture per (platform, coll, p) of bench rows. */
 static void plan_time(long g0, long g1) {
-  const rec *r0 = &recs[g0];
+  const cs_csv_rec *r0 = &T.recs[g0];
   char ttl[600], suf[300];
   title_of(ttl, sizeof ttl, r0, NULL);
   name_suffix(suf, sizeof suf, r0);
   /* Error bars: min..max (or the CI) where a series was repeated. */
-  int lo_slot = opt.errorbars == 1 ? V_CILO : V_MIN, hi_slot = opt.errorbars == 1 ? V_CIHI : V_MAX;
+  int lo_slot = opt.errorbars == 1 ? CS_V_CILO : CS_V_MIN,
+      hi_slot = opt.errorbars == 1 ? CS_V_CIHI : CS_V_MAX;
   int have_bars = opt.errorbars != 2, repeated = 0;
   for (int pass = 0; pass < 2 && opt.errorbars == 0; pass++) {
     int all = 1;
-    for (long i = g0; i < g1; i++) all &= !isnan(recs[i].v[lo_slot]) && !isnan(recs[i].v[hi_slot]);
+    for (long i = g0; i < g1; i++)
+      all &= !isnan(T.recs[i].v[lo_slot]) && !isnan(T.recs[i].v[hi_slot]);
     if (all) break;
-    lo_slot = V_CILO, hi_slot = V_CIHI; /* no min/max columns: try the CI */
+    lo_slot = CS_V_CILO, hi_slot = CS_V_CIHI; /* no min/max columns: try the CI */
     if (pass == 1) have_bars = 0;
   }
   for (long i = g0; i < g1 && have_bars; i++)
-    have_bars &= !isnan(recs[i].v[lo_slot]) && !isnan(recs[i].v[hi_slot]);
+    have_bars &= !isnan(T.recs[i].v[lo_slot]) && !isnan(T.recs[i].v[hi_slot]);
   for (long i = g0; i < g1; i++) {
-    const rec *r = &recs[i];
-    if (isnan(r->v[V_REPS]) ? r->v[hi_slot] > r->v[lo_slot] : r->v[V_REPS] > 1) repeated = 1;
+    const cs_csv_rec *r = &T.recs[i];
+    if (isnan(r->v[CS_V_REPS]) ? r->v[hi_slot] > r->v[lo_slot] : r->v[CS_V_REPS] > 1) repeated = 1;
   }
   int eb = have_bars && repeated;
 
@@ -774,15 +396,15 @@ static void plan_time(long g0, long g1) {
   char tmp[64];
   while (next_series(g1, &s0, &s1)) {
     long k = 0;
-    for (long i = s0; i < s1; i++) k += recs[i].bytes > 0 && recs[i].v[V_MEDIAN] > 0;
+    for (long i = s0; i < s1; i++) k += T.recs[i].bytes > 0 && T.recs[i].v[CS_V_MEDIAN] > 0;
     dropped += (s1 - s0) - k;
     if (!k) continue;
     if (!p) p = pic_begin("time.gp", ttl, "time-%s-p%ld%s", r0->s[0], r0->p, suf);
     FILE *f = pic_series(p, ++n);
     for (long i = s0; i < s1; i++) {
-      const rec *r = &recs[i];
-      if (!(r->bytes > 0 && r->v[V_MEDIAN] > 0)) continue;
-      double med = r->v[V_MEDIAN] * 1e6, lo = med, hi = med;
+      const cs_csv_rec *r = &T.recs[i];
+      if (!(r->bytes > 0 && r->v[CS_V_MEDIAN] > 0)) continue;
+      double med = r->v[CS_V_MEDIAN] * 1e6, lo = med, hi = med;
       if (eb) {
         lo = r->v[lo_slot] * 1e6, hi = r->v[hi_slot] * 1e6;
         if (!(lo > 0)) lo = med;
@@ -796,7 +418,7 @@ static void plan_time(long g0, long g1) {
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, series_title(s0, s1, lt, sizeof lt));
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(recs[s0].s[1], &other));
+    pa_num(p, tmp, style_of(T.recs[s0].s[1], &other));
   }
   char nm[600];
   snprintf(nm, sizeof nm, "time-%s-p%ld%s", r0->s[0], r0->p, suf);
@@ -810,17 +432,17 @@ static void plan_time(long g0, long g1) {
   pa_num(p, "xmax", xmax);
   xs_pass(p, &xs);
   pa_num(p, "eb", eb);
-  pa_str(p, "ebl", lo_slot == V_MIN ? "min..max" : "95% CI of the median");
+  pa_str(p, "ebl", lo_slot == CS_V_MIN ? "min..max" : "95% CI of the median");
   pa_str(p, "yfmt", log_yfmt(ymin, ymax));
 }
 
 /* normalized (ref = NULL: time(algo) / time(baseline)) and speedup
  * (time(lib) / time(algo)) pictures of one group. Returns the number planned. */
 static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
-  const rec *r0 = &recs[g0];
+  const cs_csv_rec *r0 = &T.recs[g0];
   long b0 = -1, b1 = -1, s0 = g0, s1 = g0;
   while (next_series(g1, &s0, &s1))
-    if (!strcmp(recs[s0].s[1], ref)) b0 = s0, b1 = s1;
+    if (!strcmp(T.recs[s0].s[1], ref)) b0 = s0, b1 = s1;
   if (b0 < 0) return 0;
   char ttl[600], suf[300], what[300], nm[600], tmp[64];
   name_suffix(suf, sizeof suf, r0);
@@ -839,7 +461,7 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
   double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
   s0 = s1 = g0;
   while (next_series(g1, &s0, &s1)) {
-    const char *a = recs[s0].s[1];
+    const char *a = T.recs[s0].s[1];
     if (s0 == b0 || (speedup && is_lib(a))) continue;
     long k = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -850,10 +472,10 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
         f = pic_series(p, ++n);
       }
       for (long i = s0; i < s1; i++) {
-        const rec *r = &recs[i];
+        const cs_csv_rec *r = &T.recs[i];
         if (!(r->bytes > 0)) continue;
         long j = find_row(b0, b1, r->bytes);
-        double t = r->v[V_MEDIAN], tb = j >= 0 ? recs[j].v[V_MEDIAN] : NAN;
+        double t = r->v[CS_V_MEDIAN], tb = j >= 0 ? T.recs[j].v[CS_V_MEDIAN] : NAN;
         if (!(t > 0 && tb > 0)) {
           missing += pass == 0;
           continue;
@@ -907,10 +529,10 @@ static void list_append(char *l, size_t len, int i) {
 
 /* model: one picture per (platform, coll, p) of predict rows. */
 static void plan_model(long g0, long g1) {
-  const rec *r0 = &recs[g0];
+  const cs_csv_rec *r0 = &T.recs[g0];
   char ttl[600], suf[300], tl[2000] = "", sl[2000] = "", tmp[64];
   int anysim = 0;
-  for (long i = g0; i < g1; i++) anysim |= !isnan(recs[i].v[V_SIM]);
+  for (long i = g0; i < g1; i++) anysim |= !isnan(T.recs[i].v[CS_V_SIM]);
   title_of(ttl, sizeof ttl, r0, anysim ? "models vs simulation" : "models");
   name_suffix(suf, sizeof suf, r0);
   picture *p = NULL;
@@ -922,20 +544,20 @@ static void plan_model(long g0, long g1) {
     long k = 0;
     int has_t = 0, has_s = 0;
     for (long i = s0; i < s1; i++) {
-      const rec *r = &recs[i];
-      if (!(r->bytes > 0 && r->v[V_MODEL] > 0)) continue;
+      const cs_csv_rec *r = &T.recs[i];
+      if (!(r->bytes > 0 && r->v[CS_V_MODEL] > 0)) continue;
       k++;
-      has_t |= r->v[V_TABLE1] > 0;
-      has_s |= r->v[V_SIM] > 0;
+      has_t |= r->v[CS_V_TABLE1] > 0;
+      has_s |= r->v[CS_V_SIM] > 0;
     }
     dropped += (s1 - s0) - k;
     if (!k) continue;
     if (!p) p = pic_begin("model.gp", ttl, "model-%s-p%ld%s", r0->s[0], r0->p, suf);
     FILE *f = pic_series(p, ++n);
     for (long i = s0; i < s1; i++) {
-      const rec *r = &recs[i];
-      if (!(r->bytes > 0 && r->v[V_MODEL] > 0)) continue;
-      double t1 = r->v[V_TABLE1], m = r->v[V_MODEL], s = r->v[V_SIM];
+      const cs_csv_rec *r = &T.recs[i];
+      if (!(r->bytes > 0 && r->v[CS_V_MODEL] > 0)) continue;
+      double t1 = r->v[CS_V_TABLE1], m = r->v[CS_V_MODEL], s = r->v[CS_V_SIM];
       fprintf(f, "%.17g ", r->bytes);
       if (t1 > 0)
         fprintf(f, "%.9g ", t1 * 1e6), ymin = fmin(ymin, t1 * 1e6), ymax = fmax(ymax, t1 * 1e6);
@@ -944,7 +566,7 @@ static void plan_model(long g0, long g1) {
       fprintf(f, "%.9g ", m * 1e6);
       ymin = fmin(ymin, m * 1e6), ymax = fmax(ymax, m * 1e6);
       if (s > 0) {
-        double e = isnan(r->v[V_RELERR]) ? fabs(s - m) / m : r->v[V_RELERR];
+        double e = isnan(r->v[CS_V_RELERR]) ? fabs(s - m) / m : r->v[CS_V_RELERR];
         fprintf(f, "%.9g %.9g\n", s * 1e6, e * 100);
         ymin = fmin(ymin, s * 1e6), ymax = fmax(ymax, s * 1e6), emax = fmax(emax, e * 100);
       } else {
@@ -956,9 +578,9 @@ static void plan_model(long g0, long g1) {
     if (has_t) list_append(tl, sizeof tl, n);
     if (has_s) list_append(sl, sizeof sl, n);
     snprintf(tmp, sizeof tmp, "t%d", n);
-    pa_str(p, tmp, recs[s0].s[1]);
+    pa_str(p, tmp, T.recs[s0].s[1]);
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(recs[s0].s[1], &other));
+    pa_num(p, tmp, style_of(T.recs[s0].s[1], &other));
   }
   if (!p) {
     char nm[600];
@@ -980,17 +602,17 @@ static void plan_model(long g0, long g1) {
 
 /* validate: one picture per (platform, coll), every p and algorithm. */
 static void plan_validate(long g0, long g1) {
-  const rec *r0 = &recs[g0];
+  const cs_csv_rec *r0 = &T.recs[g0];
   /* Series by algorithm across p: collect the distinct names in rank order. */
-  long *order = xrealloc(NULL, (g1 - g0) * sizeof *order);
+  long *order = cs_csv_xrealloc(NULL, (g1 - g0) * sizeof *order);
   long no = 0;
   for (long i = g0; i < g1; i++) {
     int seen = 0;
-    for (long j = 0; j < no && !seen; j++) seen = !strcmp(recs[order[j]].s[1], recs[i].s[1]);
+    for (long j = 0; j < no && !seen; j++) seen = !strcmp(T.recs[order[j]].s[1], T.recs[i].s[1]);
     if (!seen) order[no++] = i;
   }
   for (long a = 1; a < no; a++) /* insertion sort by rank */
-    for (long b = a; b > 0 && cmp_series(&recs[order[b - 1]], &recs[order[b]]) > 0; b--) {
+    for (long b = a; b > 0 && cmp_series(&T.recs[order[b - 1]], &T.recs[order[b]]) > 0; b--) {
       long t = order[b];
       order[b] = order[b - 1];
       order[b - 1] = t;
@@ -999,7 +621,7 @@ static void plan_validate(long g0, long g1) {
   int nps = 0, manyp = 0;
   long pmin = r0->p, pmax = r0->p;
   for (long i = g0; i < g1; i++) {
-    long pp = recs[i].p;
+    long pp = T.recs[i].p;
     pmin = pp < pmin ? pp : pmin, pmax = pp > pmax ? pp : pmax;
     int seen = 0;
     for (int j = 0; j < nps; j++) seen |= ps[j] == pp;
@@ -1026,27 +648,28 @@ static void plan_validate(long g0, long g1) {
       snprintf(plist + l, sizeof plist - l, "%s%ld", j ? ", " : "", ps[j]);
     }
   }
-  snprintf(pl, sizeof pl, "%s", files[r0->file].platform);
+  snprintf(pl, sizeof pl, "%s", T.files[r0->file].platform);
   snprintf(ttl, sizeof ttl, "%s%s%s, %s: predicted vs measured", mpi_name(r0->s[0]),
            pl[0] ? " on " : "", pl, plist);
   name_suffix(suf, sizeof suf, r0);
   int xerr = 1;
-  for (long i = g0; i < g1; i++) xerr &= !isnan(recs[i].v[V_MLO]) && !isnan(recs[i].v[V_MHI]);
+  for (long i = g0; i < g1; i++)
+    xerr &= !isnan(T.recs[i].v[CS_V_MLO]) && !isnan(T.recs[i].v[CS_V_MHI]);
   picture *p = NULL;
   int n = 0, other = 0;
   long dropped = 0;
   double lo = INFINITY, hi = 0;
   for (long a = 0; a < no; a++) {
-    const char *algo = recs[order[a]].s[1];
+    const char *algo = T.recs[order[a]].s[1];
     long k = 0;
     int has_m = 0, has_s = 0;
     for (long i = g0; i < g1; i++) {
-      const rec *r = &recs[i];
+      const cs_csv_rec *r = &T.recs[i];
       if (strcmp(r->s[1], algo)) continue;
-      if (r->v[V_MEAS] > 0 && (r->v[V_MODEL] > 0 || r->v[V_SIM] > 0)) {
+      if (r->v[CS_V_MEAS] > 0 && (r->v[CS_V_MODEL] > 0 || r->v[CS_V_SIM] > 0)) {
         k++;
-        has_m |= r->v[V_MODEL] > 0;
-        has_s |= r->v[V_SIM] > 0;
+        has_m |= r->v[CS_V_MODEL] > 0;
+        has_s |= r->v[CS_V_SIM] > 0;
       } else {
         dropped++;
       }
@@ -1055,15 +678,16 @@ static void plan_validate(long g0, long g1) {
     if (!p) p = pic_begin("validate.gp", ttl, "validate-%s%s", r0->s[0], suf);
     FILE *f = pic_series(p, ++n);
     for (long i = g0; i < g1; i++) {
-      const rec *r = &recs[i];
-      if (strcmp(r->s[1], algo) || !(r->v[V_MEAS] > 0 && (r->v[V_MODEL] > 0 || r->v[V_SIM] > 0)))
+      const cs_csv_rec *r = &T.recs[i];
+      if (strcmp(r->s[1], algo) ||
+          !(r->v[CS_V_MEAS] > 0 && (r->v[CS_V_MODEL] > 0 || r->v[CS_V_SIM] > 0)))
         continue;
-      double me = r->v[V_MEAS] * 1e6, mlo = me, mhi = me;
-      if (xerr && r->v[V_MLO] > 0) mlo = r->v[V_MLO] * 1e6, mhi = r->v[V_MHI] * 1e6;
+      double me = r->v[CS_V_MEAS] * 1e6, mlo = me, mhi = me;
+      if (xerr && r->v[CS_V_MLO] > 0) mlo = r->v[CS_V_MLO] * 1e6, mhi = r->v[CS_V_MHI] * 1e6;
       fprintf(f, "%.9g %.9g %.9g", me, mlo, mhi);
       lo = fmin(lo, mlo), hi = fmax(hi, mhi);
       for (int s = 0; s < 2; s++) {
-        double v = r->v[s ? V_SIM : V_MODEL];
+        double v = r->v[s ? CS_V_SIM : CS_V_MODEL];
         if (v > 0)
           fprintf(f, " %.9g", v * 1e6), lo = fmin(lo, v * 1e6), hi = fmax(hi, v * 1e6);
         else
@@ -1103,12 +727,12 @@ static void plan_validate(long g0, long g1) {
 /* A series' legend: "lhs / rhs", led by the side when the file has one; a
  * side whose pairing changes with the size says how many it has. */
 static void guide_series_title(char *t, size_t len, long s0, long s1) {
-  const rec *r = &recs[s0];
+  const cs_csv_rec *r = &T.recs[s0];
   int pairs = 1;
   for (long i = s0 + 1; i < s1; i++) {
     int seen = 0;
     for (long k = s0; k < i && !seen; k++)
-      seen = !cmp_str(recs[k].s[1], recs[i].s[1]) && !cmp_str(recs[k].s[2], recs[i].s[2]);
+      seen = !cmp_str(T.recs[k].s[1], T.recs[i].s[1]) && !cmp_str(T.recs[k].s[2], T.recs[i].s[2]);
     pairs += !seen;
   }
   if (!r->s[3])
@@ -1121,9 +745,9 @@ static void guide_series_title(char *t, size_t len, long s0, long s1) {
 
 /* guidelines: one picture per (platform, guideline, p). */
 static void plan_guide(long g0, long g1) {
-  const rec *r0 = &recs[g0];
+  const cs_csv_rec *r0 = &T.recs[g0];
   char ttl[800], suf[300], vl[2000] = "", tmp[64];
-  const char *pl = files[r0->file].platform;
+  const char *pl = T.files[r0->file].platform;
   snprintf(ttl, sizeof ttl, "%s%s%s, p = %ld", cs_guideline_desc(r0->s[0]), pl[0] ? " on " : "", pl,
            r0->p);
   name_suffix(suf, sizeof suf, r0);
@@ -1131,27 +755,27 @@ static void plan_guide(long g0, long g1) {
   int n = 0;
   long dropped = 0, dropped_viol = 0, nviol = 0, s0 = g0, s1 = g0;
   xset xs = {{0}, 0, 0};
-  double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0, tol = r0->v[V_TOL];
+  double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0, tol = r0->v[CS_V_TOL];
   for (long i = g0; i < g1; i++)
-    if (recs[i].v[V_TOL] != tol) tol = -1;
+    if (T.recs[i].v[CS_V_TOL] != tol) tol = -1;
   while (next_series(g1, &s0, &s1)) {
     long k = 0, kv = 0;
     for (long i = s0; i < s1; i++) {
-      const rec *r = &recs[i];
-      if (r->bytes > 0 && r->v[V_RATIO] > 0)
-        k++, kv += r->v[V_VIOL] > 0;
+      const cs_csv_rec *r = &T.recs[i];
+      if (r->bytes > 0 && r->v[CS_V_RATIO] > 0)
+        k++, kv += r->v[CS_V_VIOL] > 0;
       else
-        dropped++, dropped_viol += r->v[V_VIOL] > 0;
+        dropped++, dropped_viol += r->v[CS_V_VIOL] > 0;
     }
     if (!k) continue;
     if (!p) p = pic_begin("guidelines.gp", ttl, "guideline-%s-p%ld%s", r0->s[0], r0->p, suf);
     FILE *f = pic_series(p, ++n);
     for (long i = s0; i < s1; i++) {
-      const rec *r = &recs[i];
-      if (!(r->bytes > 0 && r->v[V_RATIO] > 0)) continue;
-      fprintf(f, "%.17g %.9g %d\n", r->bytes, r->v[V_RATIO], r->v[V_VIOL] > 0);
+      const cs_csv_rec *r = &T.recs[i];
+      if (!(r->bytes > 0 && r->v[CS_V_RATIO] > 0)) continue;
+      fprintf(f, "%.17g %.9g %d\n", r->bytes, r->v[CS_V_RATIO], r->v[CS_V_VIOL] > 0);
       xmin = fmin(xmin, r->bytes), xmax = fmax(xmax, r->bytes), xs_add(&xs, r->bytes);
-      ymin = fmin(ymin, r->v[V_RATIO]), ymax = fmax(ymax, r->v[V_RATIO]);
+      ymin = fmin(ymin, r->v[CS_V_RATIO]), ymax = fmax(ymax, r->v[CS_V_RATIO]);
     }
     pic_close_series(f);
     nviol += kv;
@@ -1192,7 +816,7 @@ static int find_exe(const char *name, char *out, size_t len) {
   }
   const char *path = getenv("PATH");
   if (!path) path = "/usr/bin:/bin";
-  char *dup = xstrdup(path), *save = NULL;
+  char *dup = cs_csv_xstrdup(path), *save = NULL;
   int rc = -1;
   for (char *d = strtok_r(dup, ":", &save); d && rc; d = strtok_r(NULL, ":", &save)) {
     snprintf(out, len, "%s/%s", *d ? d : ".", name);
@@ -1241,7 +865,7 @@ static int draw(const picture *p, const char *gnuplot, const char *gpdir) {
   int on[2] = {opt.png, opt.svg};
   size_t base = p->alen;
   picture q = *p;
-  q.assign = xstrdup(p->assign);
+  q.assign = cs_csv_xstrdup(p->assign);
   q.acap = base + 1;
   char fmts[16] = "";
   for (int k = 0; k < 2; k++) {
@@ -1347,17 +971,11 @@ static const char *scripts_dir(void) {
 }
 
 static void free_all(void) {
-  for (long i = 0; i < nrecs; i++) {
-    for (int k = 0; k < 3; k++) free(recs[i].s[k]);
-    free(recs[i].ran);
-  }
-  free(recs);
-  for (int i = 0; i < nfiles; i++) free(files[i].path), free(files[i].platform);
-  free(files);
+  cs_csv_table_free(&T);
   for (int i = 0; i < npics; i++) free(pics[i].assign);
   free(pics);
-  recs = NULL, files = NULL, pics = NULL;
-  nrecs = caprecs = 0, nfiles = npics = nerrors = 0;
+  pics = NULL;
+  npics = 0;
 }
 
 void cs_plot_defaults(cs_plot_opts *o) {
@@ -1381,21 +999,22 @@ int cs_plot_files(const char *const *csv, int ncsv, const char *outdir, int png,
 int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
   opt = *o;
   /* 1. Read and check everything. */
-  for (int i = 0; i < ncsv; i++) read_csv(csv[i]);
-  for (long i = 0; i < nrecs; i++) check_row(&recs[i]);
-  qsort(recs, nrecs, sizeof *recs, cmp_rec);
-  for (long i = 1; i < nrecs; i++) {
-    const rec *a = &recs[i - 1], *b = &recs[i];
+  for (int i = 0; i < ncsv; i++) cs_csv_table_read(&T, csv[i]);
+  cs_csv_table_check(&T);
+  qsort(T.recs, T.nrecs, sizeof *T.recs, cmp_rec);
+  for (long i = 1; i < T.nrecs; i++) {
+    const cs_csv_rec *a = &T.recs[i - 1], *b = &T.recs[i];
     if (!cmp_group(a, b, 1) && same_series(a, b) && a->bytes == b->bytes)
-      bad(files[b->file].path, b->line,
+      cs_csv_bad(
+          &T, T.files[b->file].path, b->line,
           "the same %s as %s:%ld (%s, %s%s%s, p = %ld, bytes = %.17g%s%s): one row per point",
           a->kind == K_GUIDE ? "guideline, sides, p and bytes" : "coll, algo, p and bytes",
-          files[a->file].path, a->line, a->s[0], a->s[1], a->s[2] ? ", " : "",
-          a->s[2] ? a->s[2] : "", a->p, a->bytes, files[a->file].platform[0] ? ", platform " : "",
-          files[a->file].platform);
+          T.files[a->file].path, a->line, a->s[0], a->s[1], a->s[2] ? ", " : "",
+          a->s[2] ? a->s[2] : "", a->p, a->bytes, T.files[a->file].platform[0] ? ", platform " : "",
+          T.files[a->file].platform);
   }
-  if (nerrors) {
-    if (nerrors > 20) fprintf(stderr, "collsim plot: ... %d errors in all\n", nerrors);
+  if (T.nerrors) {
+    if (T.nerrors > 20) fprintf(stderr, "collsim plot: ... %d errors in all\n", T.nerrors);
     fprintf(stderr, "collsim plot: nothing drawn: fix the input first\n");
     free_all();
     return 2;
@@ -1403,25 +1022,25 @@ int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
 
   /* 2. Which pictures: an explicit --kind must fit some input. */
   int have[NKIND] = {0};
-  for (int i = 0; i < nfiles; i++) have[files[i].kind] = 1;
+  for (int i = 0; i < T.nfiles; i++) have[T.files[i].kind] = 1;
   for (int k = 0; k < NPIC; k++)
     if (opt.want[k] == 1 && !have[pic_input[k]]) {
       char kh[1024];
       fprintf(stderr,
               "collsim plot: --kind %s needs a %s CSV (header %s); given:", cs_plot_kind_name[k],
               kind_name(pic_input[k]), cs_csv_header((cs_csv_kind)pic_input[k], kh, sizeof kh));
-      for (int i = 0; i < nfiles; i++)
-        fprintf(stderr, "%s %s (%s)", i ? "," : "", files[i].path, kind_name(files[i].kind));
+      for (int i = 0; i < T.nfiles; i++)
+        fprintf(stderr, "%s %s (%s)", i ? "," : "", T.files[i].path, kind_name(T.files[i].kind));
       fprintf(stderr, "\n");
       free_all();
       return 2;
     }
-  for (int i = 0; i < nfiles; i++) {
+  for (int i = 0; i < T.nfiles; i++) {
     int used = 0;
-    for (int k = 0; k < NPIC; k++) used |= opt.want[k] && pic_input[k] == files[i].kind;
+    for (int k = 0; k < NPIC; k++) used |= opt.want[k] && pic_input[k] == T.files[i].kind;
     if (!used)
       fprintf(stderr, "collsim plot: note: %s: a %s CSV, nothing to draw for the --kind given\n",
-              files[i].path, kind_name(files[i].kind));
+              T.files[i].path, kind_name(T.files[i].kind));
   }
 
   /* 3. Plan: data files and gnuplot variables of every picture. */
@@ -1443,14 +1062,14 @@ int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
     snprintf(dataroot, sizeof dataroot, "%s", tmpdir);
   }
   int nbase = 0, nlib = 0, rc = 0;
-  for (long g0 = 0, g1; g0 < nrecs; g0 = g1) {
-    int kind = recs[g0].kind, with_p = kind != K_VALIDATE;
+  for (long g0 = 0, g1; g0 < T.nrecs; g0 = g1) {
+    int kind = T.recs[g0].kind, with_p = kind != K_VALIDATE;
     g1 = g0 + 1;
-    while (g1 < nrecs && !cmp_group(&recs[g0], &recs[g1], with_p)) g1++;
+    while (g1 < T.nrecs && !cmp_group(&T.recs[g0], &T.recs[g1], with_p)) g1++;
     if (kind == K_BENCH) {
       if (opt.want[P_TIME]) plan_time(g0, g1);
       if (opt.want[P_NORM]) {
-        int gc = cs_coll_by_name(recs[g0].s[0]);
+        int gc = cs_coll_by_name(T.recs[g0].s[0]);
         const cs_algo_info *ba = gc >= 0 ? cs_algo_baseline((cs_coll)gc) : NULL;
         const char *b = opt.baseline ? opt.baseline : ba ? ba->name : NULL;
         if (b) nbase += plan_ratio(g0, g1, 0, b);
@@ -1459,7 +1078,7 @@ int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
         /* Speedup over each library variant of the group. */
         long s0 = g0, s1 = g0;
         while (next_series(g1, &s0, &s1))
-          if (is_lib(recs[s0].s[1])) nlib += plan_ratio(g0, g1, 1, recs[s0].s[1]);
+          if (is_lib(T.recs[s0].s[1])) nlib += plan_ratio(g0, g1, 1, T.recs[s0].s[1]);
       }
     } else if (kind == K_PREDICT && opt.want[P_MODEL]) {
       plan_model(g0, g1);
@@ -1526,7 +1145,7 @@ int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
     fprintf(stderr, "collsim plot: %d picture%s drawn in %s%s", drawn, drawn == 1 ? "" : "s",
             opt.out, failed ? "" : "\n");
     if (failed) fprintf(stderr, ", %d failed\n", failed);
-    if (opt.data) fprintf(stderr, "collsim plot: data files in %s/<picture>/\n", opt.data);
+    if (opt.data) fprintf(stderr, "collsim plot: data T.files in %s/<picture>/\n", opt.data);
     rc = failed ? 1 : 0;
   }
   if (tmpdir[0]) cs_rm_tree(tmpdir);
