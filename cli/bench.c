@@ -7,9 +7,9 @@
 #include "bench.h"
 #include "cli.h"
 #include "foreign.h"
+#include "lists.h"
 #include "registry.h"
 #include "sizes.h"
-#include "util.h"
 
 /* ---- option parsing shared by bench, predict, table1 ---------------------- */
 

@@ -6,9 +6,10 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "files.h"
 #include "foreign.h"
 #include "launch.h"
-#include "util.h"
+#include "lists.h"
 #include "registry.h"
 
 static void check_usage(FILE *f) {

@@ -1,4 +1,4 @@
-/* ./collsim demo: its options, then the default study (findings/demo.c). */
+/* ./collsim demo: its options, then the default study (demo/demo.c). */
 #include <stdio.h>
 #include <string.h>
 

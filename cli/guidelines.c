@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lists.h"
 #include "registry.h"
 #include "guidelines_run.h"
-#include "util.h"
 
 /* The stand-in families of ours_for, separated by ", ". */
 static void print_standins(FILE *f) {

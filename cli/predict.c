@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lists.h"
 #include "predict_run.h"
-#include "util.h"
 
 typedef struct {
   const char *model; /* NULL or "abg" */

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "files.h"
 #include "findings.h"
 #include "foreign.h"
 #include "guidelines.h"
 #include "registry.h"
 #include "guidelines_run.h"
-#include "util.h"
 
 const char *cs_first_family(void) {
   const char *fam[1] = {""};
@@ -48,53 +48,14 @@ static void gl_summary(FILE *md, const char *dir) {
   }
 }
 
-int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
+/* The bench runs of both sides of every guideline (base: what they share),
+ * then the evaluation: guidelines.csv, violations.md and the report on out. */
+static int gl_time_evaluate(const cs_gl_opts *o, const cs_bench_req *req, const char *libalgo,
+                            double gamma, FILE *out) {
+  const cs_bench_req base = *req;
   int smpi = o->smpi;
-  if (!o->np || !o->nbytes || (smpi && !o->platform)) {
-    fprintf(stderr, "collsim guidelines: --np, --bytes%s are required (see --help)\n",
-            smpi ? " and --platform" : "");
-    return 2;
-  }
-  static char libalgo[64];
-  snprintf(libalgo, sizeof libalgo, "lib:%s", o->lib);
-  if (smpi) {
-    const char *one[] = {libalgo};
-    if (cs_check_algos(CS_allreduce, one, 1)) return 2;
-  } else {
-    snprintf(libalgo, sizeof libalgo, "native");
-  }
-  if (cs_family_index(o->ours) < 0 || !cs_family_is_ours(o->ours)) {
-    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o->ours);
-    cs_print_families(stderr, 0);
-    fprintf(stderr, ")\n");
-    return 2;
-  }
   const long *sizes = o->bytes;
   int nsizes = o->nbytes;
-
-  cs_bench_req base;
-  cs_bench_defaults(&base);
-  base.smpi = smpi;
-  base.hostfile = o->hostfile;
-  base.np = o->np;
-  base.reps = o->reps;
-  base.quiet = o->quiet;
-  double gamma = 0;
-  if (o->platform) {
-    if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
-      return 2;
-    /* Any SimGrid platform: a foreign one's gamma is what its host speed
-     * implies (said on stderr). */
-    cs_platform_file pf;
-    cs_platform_load(&pf, base.xml);
-    gamma = cs_platform_gamma("guidelines", &pf, o->quiet);
-    cs_platform_file_free(&pf);
-    if (gamma < 0) return 2;
-  } else {
-    fprintf(stderr,
-            "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
-            "local reduce is charged 0\n");
-  }
   char dir[4000];
   if (o->out)
     snprintf(dir, sizeof dir, "%s", o->out);
@@ -181,4 +142,58 @@ int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
   if (!o->quiet)
     fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);
   return nmiss ? 1 : 0;
+}
+
+int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
+  int smpi = o->smpi;
+  if (!o->np || !o->nbytes || (smpi && !o->platform)) {
+    fprintf(stderr, "collsim guidelines: --np, --bytes%s are required (see --help)\n",
+            smpi ? " and --platform" : "");
+    return 2;
+  }
+  static char libalgo[64];
+  snprintf(libalgo, sizeof libalgo, "lib:%s", o->lib);
+  if (smpi) {
+    const char *one[] = {libalgo};
+    if (cs_check_algos(CS_allreduce, one, 1)) return 2;
+  } else {
+    snprintf(libalgo, sizeof libalgo, "native");
+  }
+  if (cs_family_index(o->ours) < 0 || !cs_family_is_ours(o->ours)) {
+    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o->ours);
+    cs_print_families(stderr, 0);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+
+  cs_bench_req base;
+  cs_bench_defaults(&base);
+  base.smpi = smpi;
+  base.hostfile = o->hostfile;
+  base.np = o->np;
+  base.reps = o->reps;
+  base.quiet = o->quiet;
+  double gamma = 0;
+  /* The platform, read once for every bench run below. */
+  cs_platform_file pf = {0};
+  if (o->platform) {
+    if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
+      return 2;
+    /* Any SimGrid platform: a foreign one's gamma is what its host speed
+     * implies (said on stderr). */
+    cs_platform_load(&pf, base.xml);
+    base.pf = &pf;
+    gamma = cs_platform_gamma("guidelines", &pf, o->quiet);
+    if (gamma < 0) {
+      cs_platform_file_free(&pf);
+      return 2;
+    }
+  } else {
+    fprintf(stderr,
+            "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
+            "local reduce is charged 0\n");
+  }
+  int rc = gl_time_evaluate(o, &base, libalgo, gamma, out);
+  cs_platform_file_free(&pf);
+  return rc;
 }

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "files.h"
 #include "foreign.h"
-#include "launch.h"
 #include "model.h"
 #include "platgen.h"
 #include "platmodel.h"
@@ -72,6 +72,7 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
 int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predict_model *pm) {
   cs_bench_req q = *req;
   int rc;
+  cs_platform_file pf = {0}; /* read once, when read: for gamma and the simulation */
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
@@ -88,10 +89,8 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
                "abg with alpha=%g s, beta=%g s/byte, gamma=%g s/byte from the command line; "
                "sim_s runs on %s",
                pm->alpha, pm->beta, pm->gamma, q.xml);
-      cs_platform_file pf;
       cs_platform_load(&pf, q.xml);
       double g = cs_platform_gamma("predict", &pf, 0);
-      cs_platform_file_free(&pf);
       if (g >= 0 && fabs(g - pm->gamma) > 1e-6 * g)
         fprintf(stderr,
                 "collsim predict: note: the platform's local work costs gamma = %.3g s/byte, the "
@@ -105,10 +104,8 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
         cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
       if (q.xml[0] && err[0]) {
         fprintf(stderr, "collsim predict: %s\n", err);
-        cs_platform_file pf;
         cs_platform_load(&pf, q.xml);
         double g = cs_platform_gamma("predict", &pf, 1);
-        cs_platform_file_free(&pf);
         if (g >= 0)
           fprintf(stderr,
                   "collsim predict: for any SimGrid platform give the model's parameters: "
@@ -137,6 +134,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
     b.redo = 1;
     b.smpi = 1;
     b.verify = 1;
+    if (pf.xml[0]) b.pf = &pf;
     rc = cs_bench_run(&b);
   }
   if (rc == 0) {
@@ -151,6 +149,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
       if (out != stdout) fclose(out);
     }
   }
+  cs_platform_file_free(&pf);
   cs_rm_tree(dir);
   return rc;
 }

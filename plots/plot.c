@@ -20,9 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "launch.h"
+#include "files.h"
 #include "plot.h"
-#include "util.h"
 #include "registry.h"
 #include "guidelines.h"
 #include "csvtable.h"

@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "files.h"
 #include "foreign.h"
 #include "launch.h"
 #include "registry.h"
 #include "results.h"
 #include "sizes.h"
 #include "topo.h"
-#include "util.h"
 
 typedef struct {
   const char *algo;
@@ -280,7 +280,7 @@ int cs_bench_run(cs_bench_req *q) {
   int rc = 0, lockfd = -1, nj = 0;
   char tmpdir[4096] = "", tmp2[4096] = "", outpath[4200], header[8192], flags[2048] = "";
   cs_job *jobs = NULL;
-  cs_platform_file pf = {0};
+  cs_platform_file own = {0}, *pf = q->pf ? q->pf : &own;
   if (q->reps < 0) q->reps = q->smpi ? 1 : 30;
   if (q->warmup < 0) q->warmup = q->smpi ? 0 : 3;
   if (q->time_limit < 0) q->time_limit = q->smpi ? 0 : 10;
@@ -289,14 +289,14 @@ int cs_bench_run(cs_bench_req *q) {
   if (q->smpi) {
     /* The platform is read once here; everything below takes it from pf.
      * Before anything is written or launched: the hosts exist, enough ranks. */
-    cs_platform_load(&pf, q->xml);
-    if (cs_place_ranks("bench", &pf, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
+    if (!q->pf) cs_platform_load(&own, q->xml);
+    if (cs_place_ranks("bench", pf, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
                        sizeof placement)) {
       rc = 2;
       goto out;
     }
-    gamma = cs_platform_gamma("bench", &pf, q->quiet);
-    cs_timing_flags(&pf, q->keep_network, flags, sizeof flags);
+    gamma = cs_platform_gamma("bench", pf, q->quiet);
+    cs_timing_flags(pf, q->keep_network, flags, sizeof flags);
   }
   int lib = 0;
   for (int a = 0; a < q->nalgos; a++)
@@ -391,7 +391,7 @@ int cs_bench_run(cs_bench_req *q) {
       goto out;
     }
     fputs(header, f);
-    if (q->smpi) bench_settings(f, q, &pf, placement, gamma);
+    if (q->smpi) bench_settings(f, q, pf, placement, gamma);
     if (q->smpi) cs_csv_bench_lib_note(f, !q->lib_free);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
@@ -575,7 +575,7 @@ out:
   if (tmp2[0]) cs_rm_tree(tmp2);
   if (tmpdir[0]) cs_rm_tree(tmpdir);
   if (lockfd >= 0) close(lockfd);
-  cs_platform_file_free(&pf);
+  cs_platform_file_free(&own);
   return rc;
 }
 

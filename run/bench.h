@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "foreign.h"
 #include "registry.h"
 #include "results.h"
 
@@ -59,6 +60,9 @@ typedef struct {
    * appended to probes_out with launch in its launch column (validate) */
   const char *probes, *probes_out;
   int launch;
+  /* smpi: xml as read already by the caller, who runs several benches on it
+   * (cs_platform_load); NULL: cs_bench_run reads xml itself. */
+  cs_platform_file *pf;
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);

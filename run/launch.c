@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 /* Starting the driver under smpirun or mpirun, a few jobs at a time, with
  * each job's output in files that are read back when it ends. */
+#include "files.h"
 #include "launch.h"
 #include "registry.h"
 
@@ -15,20 +16,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-const char *cs_self_dir(void) {
-  static char dir[4096];
-  if (dir[0]) return dir;
-  ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-  if (n <= 0) {
-    strcpy(dir, ".");
-    return dir;
-  }
-  dir[n] = '\0';
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
-  return dir;
-}
 
 void cs_argv_init(cs_argv *a) {
   a->n = 0;
@@ -58,18 +45,6 @@ void cs_argv_opt(cs_argv *a, const char *name, const char *value) {
 void cs_argv_free(cs_argv *a) {
   for (int i = 0; i < a->n; i++) free(a->v[i]);
   a->n = 0;
-}
-
-int cs_make_tmpdir(char *out, size_t len) {
-  const char *base = getenv("TMPDIR");
-  snprintf(out, len, "%s/collsim.XXXXXX", base && *base ? base : "/tmp");
-  return mkdtemp(out) ? 0 : -1;
-}
-
-void cs_rm_tree(const char *dir) {
-  char cmd[4200];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "collsim: could not remove %s\n", dir);
 }
 
 /* ---- interrupts: SIGINT/SIGTERM end the running jobs, the caller keeps what

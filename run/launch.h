@@ -53,10 +53,6 @@ void cs_argv_mpirun(cs_argv *a, int np, const char *hostfile);
  * (cs_smpi_check_name). */
 int cs_argv_smpi_algo(cs_argv *a, int coll, const char *name, const char *cmd);
 
-/* Directory of the collsim-cli executable (the build directory). */
-const char *cs_self_dir(void);
-int cs_make_tmpdir(char *out, size_t len);
-void cs_rm_tree(const char *dir);
 void cs_print_tail(const char *path, int lines);
 
 #endif

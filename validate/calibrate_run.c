@@ -13,10 +13,10 @@
 
 #include "calibrate_run.h"
 #include "calibration.h"
+#include "files.h"
 #include "launch.h"
 #include "launches.h"
 #include "platgen.h"
-#include "util.h"
 
 /* ---- running the driver ------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "drift.h"
+#include "files.h"
 #include "foreign.h"
 #include "launches.h"
 #include "model.h"
@@ -20,7 +21,6 @@
 #include "platmodel.h"
 #include "plot.h"
 #include "registry.h"
-#include "util.h"
 #include "validate_run.h"
 #include "validation.h"
 

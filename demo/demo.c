@@ -14,15 +14,16 @@
 
 #include "bench.h"
 #include "demo.h"
+#include "files.h"
 #include "findings.h"
 #include "foreign.h"
 #include "guidelines_run.h"
+#include "lists.h"
 #include "platgen.h"
 #include "plot.h"
 #include "predict_run.h"
 #include "registry.h"
 #include "sizes.h"
-#include "util.h"
 
 /* The names the demo's text gives algorithms, all from the registry: the
  * non-native rows of coll in registry order, only those of family (NULL:

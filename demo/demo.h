@@ -1,4 +1,4 @@
-/* ./collsim demo as a run (findings/demo.c): the default study in one
+/* ./collsim demo as a run (demo/demo.c): the default study in one
  * command. Table I at p = 33, timing runs on a hydra-like 8 x 4 machine and
  * on an abg machine with p = 33, the performance guidelines on both, the
  * plots, and a report linking them (DIR/report.md). Resumes what a previous

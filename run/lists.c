@@ -1,14 +1,9 @@
-/* The text forms that runs share and the files they write (run/util.h). */
-#include <errno.h>
+/* The lists that options take: sizes and process counts (run/lists.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "util.h"
+#include "lists.h"
 
 int cs_parse_np_list(const char *s, int *out, int max) {
   int n = 0;
@@ -133,39 +128,4 @@ bad:
           "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",
           s);
   return -1;
-}
-
-int cs_mkdir_p(const char *path) {
-  char d[4200];
-  snprintf(d, sizeof d, "%s", path);
-  for (char *c = d + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(d, 0777) && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  if (mkdir(d, 0777) && errno != EEXIST) return -1;
-  struct stat st;
-  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
-int cs_lock_output(const char *cmd, const char *path) {
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-    return -1;
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int e = errno;
-    close(fd);
-    if (e == EWOULDBLOCK)
-      fprintf(stderr,
-              "collsim %s: %s is being written by another collsim run (it holds the file's "
-              "lock); wait for that run to end, or give another --out\n",
-              cmd, path);
-    else
-      fprintf(stderr, "collsim %s: cannot lock %s: %s\n", cmd, path, strerror(e));
-    return -1;
-  }
-  return fd;
 }
