@@ -1,4 +1,4 @@
-/* ./collsim predict and table1 as runs (models/predict_run.c): Table I's
+/* ./collsim predict and table1 as runs (run/predict_run.c): Table I's
  * formula, collsim's exact model and SMPI's simulated time side by side. */
 #ifndef COLLSIM_PREDICT_RUN_H
 #define COLLSIM_PREDICT_RUN_H
