@@ -136,7 +136,7 @@ for plat in ${platforms//,/ }; do
         --hostfile "$tmp/$plat-$p.hostfile" >/dev/null
     fi
     xml=$tmp/$plat-$p.xml
-    # SMPI run as bench runs it (cli/bench.c): its flags, and no stack guard
+    # SMPI run as bench runs it (run/bench.c): its flags, and no stack guard
     # pages from 2048 ranks on
     guard=
     [ "$p" -gt 2048 ] && guard=--cfg=contexts/guard-size:0

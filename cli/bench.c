@@ -1,623 +1,15 @@
-/* ./collsim bench, predict and table1: timing runs of the driver on a
- * platform (SMPI) or a real MPI library, and the models beside them. */
-#include <errno.h>
-#include <math.h>
+/* ./collsim bench: its options (shared by predict and validate) parsed
+ * into a cs_bench_req, then the run (run/bench.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
-#include "model.h"
-#include "platgen.h"
+#include "foreign.h"
+#include "lists.h"
 #include "registry.h"
-#include "results.h"
 #include "sizes.h"
-#include "topo.h"
-
-#ifndef COLLSIM_SOURCE_DIR
-#define COLLSIM_SOURCE_DIR "."
-#endif
-
-/* ---- platforms --------------------------------------------------------- */
-
-int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len) {
-  struct stat st;
-  if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
-    snprintf(xml, len, "%s", arg);
-  } else {
-    cs_platform pl;
-    char err[512];
-    if (strchr(arg, '/') == NULL && cs_platform_named(arg, &pl, err, sizeof err) == 0) {
-      snprintf(xml, len, "%s/platforms/%s.xml", COLLSIM_SOURCE_DIR, arg);
-    } else {
-      fprintf(stderr,
-              "collsim: platform '%s' is neither a file nor a named machine (hydra, irene, "
-              "theta, vsc3, bluewaters); write one with `collsim platform KIND --out F.xml "
-              "--hostfile F.hostfile`\n",
-              arg);
-      return -1;
-    }
-  }
-  if (hostfile) {
-    snprintf(hosts, len, "%s", hostfile);
-  } else {
-    size_t n = strlen(xml);
-    if (n > 4 && !strcmp(xml + n - 4, ".xml"))
-      snprintf(hosts, len, "%.*s.hostfile", (int)(n - 4), xml);
-    else
-      snprintf(hosts, len, "%s.hostfile", xml);
-  }
-  if (stat(hosts, &st) != 0) {
-    if (hostfile) {
-      fprintf(stderr, "collsim: no hostfile %s: %s\n", hosts, strerror(errno));
-      return -1;
-    }
-    hosts[0] = '\0'; /* the default placement (cs_place_ranks) */
-  }
-  return 0;
-}
-
-typedef struct {
-  const char *algo;
-  long *done;
-  int ndone;
-} done_ctx;
-
-static void collect(const char *algo, long bytes, void *c) {
-  done_ctx *d = c;
-  if (strcmp(algo, d->algo) == 0 && d->ndone < CS_MAX_SIZES) d->done[d->ndone++] = bytes;
-}
-
-/* ---- bench --------------------------------------------------------------- */
-
-/* The sizes of q (as given, comma-separated into sizes) that the file at
- * outpath has no row (or verify line) of for algo; returns their number.
- * first (may be NULL): the effective size of the first of them, -1 if none. */
-static int lacking_sizes(const cs_bench_req *q, const char *header, const char *outpath,
-                         const char *algo, char *sizes, size_t len, long *first) {
-  long done[CS_MAX_SIZES];
-  done_ctx d = {algo, done, 0};
-  cs_bench_scan_rows(outpath, header, collect, &d);
-  size_t sl = 0;
-  int todo = 0;
-  sizes[0] = '\0';
-  if (first) *first = -1;
-  for (int i = 0; i < q->nbytes; i++) {
-    long eff = cs_req_bytes(q, i);
-    int have = cs_req_dup(q, i);
-    for (int k = 0; k < d.ndone; k++) have |= done[k] == eff;
-    if (have) continue;
-    if (first && !todo) *first = eff;
-    sl += (size_t)snprintf(sizes + sl, len > sl ? len - sl : 0, "%s%ld", todo ? "," : "",
-                           q->bytes[i]);
-    todo++;
-  }
-  return todo;
-}
-
-/* The last non-empty line of file path, trimmed, into buf ("" if none). */
-static void last_line(const char *path, char *buf, size_t len) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  while (f && fgets(line, sizeof line, f)) {
-    size_t n = strcspn(line, "\n");
-    line[n] = '\0';
-    const char *t = line;
-    while (*t == ' ') t++;
-    if (*t) snprintf(buf, len, "%s", t);
-  }
-  if (f) fclose(f);
-}
-
-/* Replaces the argument after `name` in a with value; 0, or -1 if absent. */
-static int set_arg_after(argv_t *a, const char *name, const char *value) {
-  for (int k = 0; k + 1 < a->n; k++)
-    if (!strcmp(a->v[k], name)) {
-      char *v = strdup(value);
-      if (!v) return -1;
-      free(a->v[k + 1]);
-      a->v[k + 1] = v;
-      return 0;
-    }
-  return -1;
-}
-
-/* "name value" for the driver, unless value is the driver's default dflt. */
-static void driver_opt(argv_t *a, const char *name, double value, double dflt) {
-  if (value == dflt) return;
-  argv_add(a, "%s", name);
-  argv_add(a, "%.17g", value);
-}
-
-/* --verify's values, indexed by cs_bench_req.verify (bench.h). */
-static const char *const verify_name[] = {"all", "library", "none"};
-
-void cs_bench_defaults(cs_bench_req *q) {
-  memset(q, 0, sizeof *q);
-  q->backend = "smpi";
-  q->type = "byte";
-  q->reps = -1;
-  q->warmup = -1;
-  q->time_limit = -1;
-  q->jobs = 1;
-}
-
-static int type_size(const char *t) {
-  return !strcmp(t, "byte") ? 1 : !strcmp(t, "int") ? 4 : !strcmp(t, "double") ? 8 : 0;
-}
-
-/* Whether the run uses a non-default block layout (--layout single). */
-static int bench_single(const cs_bench_req *q) { return q->layout && strcmp(q->layout, "even"); }
-
-long cs_req_bytes(const cs_bench_req *q, int i) {
-  return cs_size_bytes(q->coll, q->np, q->bytes[i], type_size(q->type));
-}
-
-int cs_req_dup(const cs_bench_req *q, int i) {
-  long eff = cs_req_bytes(q, i);
-  for (int k = 0; k < i; k++)
-    if (cs_req_bytes(q, k) == eff) return 1;
-  return 0;
-}
-
-/* Adds each space-separated word of words to a, prefixed. */
-static void argv_add_words(argv_t *a, const char *prefix, const char *words) {
-  char w[1024];
-  snprintf(w, sizeof w, "%s", words);
-  for (char *s = NULL, *t = strtok_r(w, " ", &s); t; t = strtok_r(NULL, " ", &s))
-    argv_add(a, "%s%s", prefix, t);
-}
-
-/* The first line of a bench CSV (what the run depends on). */
-static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
-  cs_bench_meta m = {q->backend,
-                     q->smpi ? q->xml : (q->hostfile ? q->hostfile : "localhost"),
-                     cs_colls[q->coll].name,
-                     q->type,
-                     q->cfg,
-                     bench_single(q) ? q->layout : NULL,
-                     q->np,
-                     q->root,
-                     q->inplace,
-                     q->reps,
-                     q->warmup,
-                     q->keep_network ? "smpi" : NULL,
-                     q->smpi && !q->lib_free};
-  cs_csv_bench_comment(buf, len, &m);
-}
-
-/* The rows of the run's algorithms in the OSU micro-benchmarks' layout, one
- * table per algorithm: "# Size  Avg Latency(us)" (and Min, Max,
- * Iterations with osu-full). OSU's Size is per process for the
- * collectives that gather or scatter blocks (osu_allgather, osu_gather,
- * ...): Size there is m / p, said in a comment line; elsewhere it is m. */
-static void bench_print_osu(const cs_bench_req *q, const char *path, FILE *out) {
-  int perproc = !cs_colls[q->coll].reduces && cs_coll_shape(q->coll) != CS_SHAPE_VECTOR;
-  for (int a = 0; a < q->nalgos; a++) {
-    cs_csv_reader r;
-    if (cs_csv_open(&r, path)) return;
-    fprintf(out, "# collsim bench (OSU layout): %s, %s, %d processes%s\n",
-            cs_colls[q->coll].mpi_name, q->algos[a], q->np, q->smpi ? ", simulated by SMPI" : "");
-    if (perproc)
-      fprintf(out, "# Size is per process, as OSU's: collsim's total m is Size x %d\n", q->np);
-    if (q->osu > 1)
-      fprintf(out, "%-10s %18s %18s %18s %12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
-              "Max Latency(us)", "Iterations");
-    else
-      fprintf(out, "%-10s %18s\n", "# Size", "Avg Latency(us)");
-    int k, c[CS_BENCH_NCOL] = {0}, have = 0;
-    while ((k = cs_csv_next(&r)) != 0) {
-      if (k != 1) continue;
-      if (!have) cs_csv_cols(&r, CS_CSV_BENCH, c);
-      have = 1;
-      const char *al = cs_csv_get(&r, c[CS_BENCH_ALGO]), *b = cs_csv_get(&r, c[CS_BENCH_BYTES]);
-      if (!al || !b || strcmp(al, q->algos[a])) continue;
-      long m = atol(b);
-      double mean = atof(cs_csv_get(&r, c[CS_BENCH_MEAN]) ? cs_csv_get(&r, c[CS_BENCH_MEAN]) : "0");
-      fprintf(out, "%-10ld %18.2f", perproc ? m / q->np : m, mean * 1e6);
-      if (q->osu > 1) {
-        const char *mn = cs_csv_get(&r, c[CS_BENCH_MIN]), *mx = cs_csv_get(&r, c[CS_BENCH_MAX]),
-                   *rp = cs_csv_get(&r, c[CS_BENCH_REPS]);
-        fprintf(out, " %18.2f %18.2f %12s", mn ? atof(mn) * 1e6 : 0, mx ? atof(mx) * 1e6 : 0,
-                rp ? rp : "");
-      }
-      fprintf(out, "\n");
-    }
-    cs_csv_close(&r);
-    if (a + 1 < q->nalgos) fprintf(out, "\n");
-  }
-}
-
-/* The comment lines that state what a simulated run applied: the smpirun
- * settings (collsim's exact-timing flags or, with --smpi-network, SMPI's own
- * network model, then --cfg), the placement when collsim chose it, and the
- * gamma of local work. */
-static void bench_settings(FILE *f, const cs_bench_req *q, const char *placement, double gamma) {
-  char flags[2048];
-  cs_timing_flags(q->xml, q->keep_network, flags, sizeof flags);
-  if (q->cfg) {
-    size_t n = strlen(flags);
-    snprintf(flags + n, sizeof flags - n, " %s", q->cfg);
-  }
-  cs_csv_smpi_cfg(f, flags);
-  if (placement[0]) cs_csv_note(f, "placement", placement);
-  if (gamma >= 0) {
-    char g[64];
-    snprintf(g, sizeof g, "%.6g s/byte", gamma);
-    cs_csv_note(f, "gamma", g);
-  }
-}
-
-static void count_row(const char *algo, long bytes, void *c) {
-  (void)algo;
-  (void)bytes;
-  ++*(int *)c;
-}
-
-/* After an interrupt: drops a row cut short (the file stays a valid CSV),
- * says in one line what is kept, and returns the exit status. */
-static int bench_interrupted(const char *outpath, const char *header, int kept) {
-  int rows = 0;
-  cs_bench_scan_rows(outpath, header, count_row, &rows);
-  if (kept)
-    fprintf(stderr,
-            "collsim bench: interrupted; %d finished rows kept in %s (the same command "
-            "resumes)\n",
-            rows, outpath);
-  else
-    fprintf(stderr, "collsim bench: interrupted after %d finished rows (printed below)\n", rows);
-  return CS_EXIT_INTERRUPTED;
-}
-
-/* Says which cases of the file were found wrong before timing (never timed,
- * no row) or could not be verified (sim/bench.c bench_verify). */
-static void report_verify(const cs_bench_req *q, const char *path) {
-  for (int a = 0; a < q->nalgos; a++)
-    for (int i = 0; i < q->nbytes; i++) {
-      char st[32], why[1024];
-      long eff = cs_req_bytes(q, i);
-      if (cs_req_dup(q, i) ||
-          !cs_bench_lookup_verify(path, q->algos[a], eff, st, sizeof st, why, sizeof why))
-        continue;
-      if (!strcmp(st, "unverified"))
-        fprintf(stderr, "collsim bench: note: %s at %ld bytes was timed but %s\n", q->algos[a], eff,
-                why);
-      else if (!strcmp(st, "failed"))
-        fprintf(stderr, "collsim bench: %s at %ld bytes: not timed: %s\n", q->algos[a], eff, why);
-      else
-        fprintf(stderr, "collsim bench: %s at %ld bytes: WRONG RESULT (%s), not timed: %s\n",
-                q->algos[a], eff, st, why);
-    }
-}
-
-/* 1 iff the first np hosts of hostfile put ranks of one node on different
- * SimGrid hosts (node<N>-<j>: one host per rank, algos/topo.h). SMPI groups
- * ranks into nodes by host (Comm::init_smp), so its node-aware algorithms
- * (smp_*, mvapich2_two_level, the selectors' SMP paths) then see one-rank
- * nodes and run flat. */
-static int library_sees_flat_nodes(const char *hostfile, int np) {
-  FILE *f = fopen(hostfile, "r");
-  if (!f) return 0;
-  char line[512];
-  int flat = 0, prev_node = -1, prev_local = -1;
-  for (int r = 0; r < np && !flat && fgets(line, sizeof line, f); r++) {
-    line[strcspn(line, ":\r\n")] = '\0';
-    int node, local;
-    if (cs_topo_parse_host(line, &node, &local)) continue;
-    flat = local >= 0 && node == prev_node && local != prev_local;
-    prev_node = node;
-    prev_local = local;
-  }
-  fclose(f);
-  return flat;
-}
-
-int cs_bench_run(cs_bench_req *q) {
-  int size = type_size(q->type);
-  if (!size) {
-    fprintf(stderr, "collsim bench: --type %s unknown (valid: byte, int, double)\n", q->type);
-    return 2;
-  }
-  q->smpi = !strcmp(q->backend, "smpi");
-  if (!q->smpi && strcmp(q->backend, "mpi")) {
-    fprintf(stderr, "collsim bench: --backend %s unknown (valid: smpi, mpi)\n", q->backend);
-    return 2;
-  }
-  if (q->reps < 0) q->reps = q->smpi ? 1 : 30;
-  if (q->warmup < 0) q->warmup = q->smpi ? 0 : 3;
-  if (q->time_limit < 0) q->time_limit = q->smpi ? 0 : 10;
-  char placement[512] = "";
-  double gamma = -1;
-  if (q->smpi) {
-    /* Before anything is written or launched: the hosts exist, enough ranks. */
-    if (cs_place_ranks("bench", q->xml, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
-                       sizeof placement))
-      return 2;
-    gamma = cs_platform_gamma("bench", q->xml, q->quiet);
-  }
-  int lib = 0;
-  for (int a = 0; a < q->nalgos; a++)
-    lib |= !strncmp(q->algos[a], "native", 6) || !strncmp(q->algos[a], "lib:", 4);
-  if (q->smpi && lib && !q->quiet && library_sees_flat_nodes(q->hosts, q->np))
-    fprintf(stderr,
-            "collsim bench: note: %s gives every rank its own SimGrid host (node<N>-<j>), and "
-            "SMPI groups ranks into nodes by host: the library's node-aware algorithms "
-            "(smp_*, mvapich2_two_level, the selectors' SMP paths) see one-rank nodes here and "
-            "run flat. collsim's platforms keep one host per rank only where a node has more "
-            "than one lane (lanes, hydra and vsc3 with ppn > 1: a rank's host ties it to its "
-            "lane's NIC); with one lane (maxrate, bluewaters, hydra/vsc3 at ppn 1) and on "
-            "irene and theta a node is one host and the library runs as it would "
-            "(docs: sim/README.md)\n",
-            q->xml);
-  if (cs_colls[q->coll].rooted && (q->root < 0 || q->root >= q->np)) {
-    fprintf(stderr, "collsim bench: --root %d out of range 0..%d\n", q->root, q->np - 1);
-    return 2;
-  }
-  if (bench_single(q) && (strcmp(q->layout, "single") || q->coll != CS_reduce_scatter)) {
-    fprintf(stderr, "collsim bench: --layout %s: valid: even, or single (reduce_scatter only)\n",
-            q->layout);
-    return 2;
-  }
-  if (q->inplace && !cs_colls[q->coll].in_place) {
-    fprintf(stderr, "collsim bench: %s has no MPI_IN_PLACE form\n", cs_colls[q->coll].name);
-    return 2;
-  }
-  char header[8192];
-  bench_header(q, header, sizeof header);
-  /* Output: the file, or a temporary one copied to stdout at the end. */
-  char tmpdir[4096] = "", outpath[4200];
-  if (q->out)
-    snprintf(outpath, sizeof outpath, "%s", q->out);
-  else {
-    if (cs_make_tmpdir(tmpdir, sizeof tmpdir)) {
-      perror("collsim: temporary directory");
-      return 1;
-    }
-    snprintf(outpath, sizeof outpath, "%s/bench.csv", tmpdir);
-  }
-  /* One writer at a time: a second run on the same file would write its
-   * rows twice. The lock is held until the end of this function. */
-  int lockfd = cs_lock_output("bench", outpath);
-  if (lockfd < 0) {
-    if (tmpdir[0]) cs_rm_tree(tmpdir);
-    return 2;
-  }
-  /* --redo starts the file over; so does a file of another configuration
-   * when the caller owns its files (redo_foreign), and otherwise it is
-   * refused. The samples file (--samples) is appended to either way: its
-   * owner (guidelines) removes it when it starts over. */
-  struct stat st;
-  int fresh = stat(outpath, &st) != 0 || st.st_size == 0, start_over = q->redo;
-  if (!fresh && !start_over) {
-    done_ctx probe = {"", NULL, 0};
-    if (cs_bench_scan_rows(outpath, header, collect, &probe) < 0) {
-      fprintf(
-          stderr,
-          "collsim bench: %s holds results of another configuration (its first line "
-          "differs from:\n  %s); %s\n",
-          outpath, header,
-          q->redo_foreign ? "starting it over" : "use another --out, or --redo to start it over");
-      if (!q->redo_foreign) {
-        close(lockfd);
-        if (q->smpi && !q->lib_free)
-          fprintf(stderr,
-                  "collsim bench: (a file made without lib_charge has the library's "
-                  "reductions and copies free, as SMPI runs them: resume it with --lib-charge "
-                  "off; one with lib_charge=gamma charged its reductions only: start it over)\n");
-        return 2;
-      }
-      start_over = 1;
-    }
-  }
-  if (start_over) {
-    if (ftruncate(lockfd, 0) != 0) {
-      fprintf(stderr, "collsim bench: cannot empty %s: %s\n", outpath, strerror(errno));
-      close(lockfd);
-      return 1;
-    }
-    fresh = 1;
-  }
-  if (fresh) {
-    FILE *f = fopen(outpath, "w");
-    if (!f) {
-      fprintf(stderr, "collsim bench: cannot write %s: %s\n", outpath, strerror(errno));
-      close(lockfd);
-      return 1;
-    }
-    fputs(header, f);
-    if (q->smpi) bench_settings(f, q, placement, gamma);
-    if (q->smpi) cs_csv_bench_lib_note(f, !q->lib_free);
-    cs_csv_write_header(f, CS_CSV_BENCH);
-    fclose(f);
-  }
-  /* One job per algorithm, with the sizes it still lacks. */
-  job_t *jobs = calloc((size_t)q->nalgos, sizeof(job_t));
-  const char *jobname[CS_MAX_ALGOS];
-  int nj = 0, rc = 0;
-  char tmp2[4096];
-  if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) return 1;
-  /* --interleave on a real MPI: algorithms lacking the same sizes share one job,
-   * which runs them in rounds (sim/bench.c). */
-  static char jsizes[CS_MAX_ALGOS][CS_MAX_SIZES * 12], jalgos[CS_MAX_ALGOS][2048];
-  for (int a = 0; a < q->nalgos; a++) {
-    char sizes[CS_MAX_SIZES * 12];
-    int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL);
-    if (!todo) continue;
-    int g = -1;
-    for (int k = 0; k < nj && q->interleave && !q->smpi; k++)
-      if (!strcmp(jsizes[k], sizes)) g = k;
-    size_t used = g >= 0 ? strlen(jalgos[g]) : 0;
-    if (g >= 0 && used + strlen(q->algos[a]) + 2 < sizeof jalgos[g]) {
-      snprintf(jalgos[g] + used, sizeof jalgos[g] - used, ",%s", q->algos[a]);
-      if (set_arg_after(&jobs[g].args, "--algos", jalgos[g]) == 0) continue;
-      jalgos[g][used] = '\0';
-    }
-    snprintf(jsizes[nj], sizeof jsizes[nj], "%s", sizes);
-    snprintf(jalgos[nj], sizeof jalgos[nj], "%s", q->algos[a]);
-    jobname[nj] = q->algos[a];
-    job_t *j = &jobs[nj++];
-    argv_init(&j->args);
-    j->np = q->np;
-    snprintf(j->out, sizeof j->out, "%s/job%d.out", tmp2, a);
-    snprintf(j->err, sizeof j->err, "%s/job%d.err", tmp2, a);
-    const char *name = q->algos[a];
-    if (q->smpi) {
-      cs_argv_smpirun(&j->args, q->np, q->xml, q->hosts, q->keep_network ? 2 : 1);
-      /* Every actor's stack guard page is one more memory map; thousands of
-       * ranks with shared buffers run into vm.max_map_count without this. */
-      if (q->np > 2048) argv_add(&j->args, "--cfg=contexts/guard-size:0");
-      if (cs_argv_smpi_algo(&j->args, q->coll, name, "bench")) {
-        rc = 2;
-        nj--;
-        argv_free(&j->args);
-        break;
-      }
-      if (q->cfg) argv_add_words(&j->args, "", q->cfg);
-      argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
-    } else {
-      if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4)) {
-        fprintf(stderr,
-                "collsim bench: %s selects an SMPI algorithm; with --backend mpi use native\n",
-                name);
-        rc = 2;
-        nj--;
-        argv_free(&j->args);
-        break;
-      }
-      cs_argv_mpirun(&j->args, q->np, q->hostfile);
-      argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
-    }
-    argv_add(&j->args, "bench");
-    argv_add(&j->args, "--coll");
-    argv_add(&j->args, "%s", cs_colls[q->coll].name);
-    argv_add(&j->args, "--algos");
-    argv_add(&j->args, "%s", name);
-    argv_add(&j->args, "--bytes");
-    argv_add(&j->args, "%s", sizes);
-    argv_add(&j->args, "--out");
-    argv_add(&j->args, "%s", outpath);
-    /* Options at the driver's defaults are left out (sim/bench.c parse_opts):
-     * SMPI copies the arguments into every simulated process (8192 ranks, 22
-     * arguments: 2400 more pages faulted in than with 10), and parsing a
-     * time limit ran strtod, whose frame reached a stack page more. */
-    if (strcmp(q->type, "byte")) {
-      argv_add(&j->args, "--type");
-      argv_add(&j->args, "%s", q->type);
-    }
-    driver_opt(&j->args, "--root", q->root, 0);
-    driver_opt(&j->args, "--in-place", q->inplace, 0);
-    driver_opt(&j->args, "--reps", q->reps, 1);
-    driver_opt(&j->args, "--warmup", q->warmup, 0);
-    driver_opt(&j->args, "--time-limit", q->time_limit, 0);
-    if (bench_single(q)) argv_add(&j->args, "--layout=%s", q->layout);
-    if (q->smpi && !q->lib_free) argv_add(&j->args, "--lib-charge=1");
-    /* one argument per option: smpirun splits arguments at spaces */
-    if (q->cfg) argv_add_words(&j->args, "--lib-cfg=", q->cfg);
-    if (q->samples) argv_add(&j->args, "--samples=%s", q->samples);
-    if (q->verify) argv_add(&j->args, "--verify=%s", verify_name[q->verify]);
-    if (q->probes && q->probes_out && !q->smpi) {
-      argv_add(&j->args, "--probes=%s", q->probes);
-      argv_add(&j->args, "--probes-out=%s", q->probes_out);
-      argv_add(&j->args, "--launch=%d", q->launch > 0 ? q->launch : 1);
-    }
-  }
-  cs_catch_interrupts(1);
-  for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
-    if (!q->quiet)
-      fprintf(stderr, "collsim bench: %s %s on %d ranks (%d/%d)\n", cs_colls[q->coll].name,
-              jalgos[i], q->np, i + 1, nj);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    cs_run_jobs(&jobs[i], 1, 1, NULL, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (q->stats) {
-      /* ru_maxrss of waited-for children: the largest process so far (the
-       * simulation), so run one bench per figure wanted. */
-      struct rusage ru;
-      getrusage(RUSAGE_CHILDREN, &ru);
-      fprintf(stderr, "collsim bench: %s %s np=%d wall_s=%.2f peak_rss_mib=%.0f\n",
-              cs_colls[q->coll].name, jobname[i], q->np,
-              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-              (double)ru.ru_maxrss / 1024.0);
-    }
-    if (cs_interrupted()) break;
-    if (!WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0) {
-      fprintf(stderr, "collsim bench: the run failed:");
-      for (int k = 0; k < jobs[i].args.n; k++) fprintf(stderr, " %s", jobs[i].args.v[k]);
-      fprintf(stderr, "\n");
-      cs_print_tail(jobs[i].err, 15);
-      char cmd[8400];
-      snprintf(cmd, sizeof cmd, "grep -q 'Could not map folded virtual memory' '%s'", jobs[i].err);
-      if (system(cmd) == 0)
-        fprintf(stderr,
-                "collsim bench: SMPI ran out of memory maps (each shared buffer and each rank's "
-                "stack is one); raise the limit, as root: sysctl -w vm.max_map_count=1048576\n");
-      rc = 1;
-    } else {
-      /* A simulation can end without finishing (SMPI 3.32's impi allreduce
-       * deadlocks: "Stalling SMPI instance", exit status 0): no silent gap. */
-      char left[CS_MAX_SIZES * 12];
-      long eff;
-      int lacking = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left, &eff);
-      if (lacking) {
-        /* The size it stopped at is the first one lacking (sizes run in
-         * order): a "failed" verify line marks it done, so that it is not
-         * retried, and the job runs again for the sizes after it. */
-        char why[1024];
-        last_line(jobs[i].err, why, sizeof why);
-        fprintf(stderr,
-                "collsim bench: %s at %ld bytes: the simulation stopped there (SMPI: %s); no "
-                "row, the sizes after it run again\n",
-                jobname[i], eff, why);
-        FILE *f = fopen(outpath, "a");
-        if (f) {
-          char msg[1100];
-          snprintf(msg, sizeof msg, "the simulation stopped at this size: %s", why);
-          cs_csv_bench_verify(f, jobname[i], eff, q->np, "failed", msg);
-          fclose(f);
-        }
-        int now = lacking_sizes(q, header, outpath, jobname[i], left, sizeof left, NULL);
-        if (now >= lacking) { /* the failed line did not count: give up, as before */
-          fprintf(stderr, "collsim bench: the run of %s ended without rows for sizes %s\n",
-                  jobname[i], left);
-          rc = 1;
-        } else if (now > 0 && set_arg_after(&jobs[i].args, "--bytes", left) == 0) {
-          i--; /* the same job again, for the sizes left */
-          continue;
-        } else if (now > 0)
-          rc = 1;
-      }
-    }
-  }
-  cs_catch_interrupts(0);
-  if (!q->quiet) report_verify(q, outpath);
-  for (int i = 0; i < nj; i++) argv_free(&jobs[i].args);
-  free(jobs);
-  cs_rm_tree(tmp2);
-  if (cs_interrupted()) rc = bench_interrupted(outpath, header, q->out != NULL);
-  if (rc == 0 && q->osu) bench_print_osu(q, outpath, stdout);
-  if (!q->out && !q->osu) {
-    FILE *f = fopen(outpath, "r");
-    char buf[4096];
-    size_t n;
-    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
-    if (f) fclose(f);
-  }
-  if (!q->out) {
-    cs_rm_tree(tmpdir);
-  } else if (!q->quiet && rc == 0) {
-    fprintf(stderr, "collsim bench: results in %s\n", outpath);
-  }
-  close(lockfd);
-  return rc;
-}
 
 /* ---- option parsing shared by bench, predict, table1 ---------------------- */
 
@@ -628,24 +20,6 @@ static int split_list(char *s, const char **out, int max) {
     out[n++] = t;
   }
   return n;
-}
-
-int cs_check_algos(cs_coll coll, const char **algos, int n) {
-  for (int i = 0; i < n; i++) {
-    const char *a = algos[i];
-    if (!strncmp(a, "lib:", 4)) {
-      if (cs_smpi_check_name(stderr, coll, a)) return -1;
-      continue;
-    }
-    if (!cs_algo_find(coll, a)) {
-      fprintf(stderr, "collsim: unknown %s algorithm '%s'. Valid: ", cs_colls[coll].name, a);
-      cs_print_algos(stderr, coll);
-      fprintf(stderr, ", lib:SELECTOR (collsim list --smpi)\n");
-      return -1;
-    }
-    if (cs_smpi_check_name(stderr, coll, a)) return -1;
-  }
-  return 0;
 }
 
 static void bench_usage(FILE *f) {
@@ -731,160 +105,169 @@ static int bench_block_sizes(cs_bench_req *q, const char *list, const char *cmd)
   return 0;
 }
 
-/* Parses the options common to bench and predict into q. Returns 0, 1 for
- * --help, 2 for an error. Unknown options are errors unless extra() takes
- * them (returns the number of arguments consumed, 0 if not its option). */
+/* An option of bench that names one of a few choices: the index of the
+ * choice goes into *index; a name that is none of them is refused with
+ * "collsim WHO: NAME VALUE" and the rest of the message, valid. */
+typedef struct {
+  const char *name;
+  const char *const *choices;
+  int n;
+  int *index;
+  const char *who; /* the command the message names (NULL: the caller's) */
+  const char *valid;
+  int deferred; /* checked once every option is read (as the run did before) */
+} bench_choice;
+
+static int set_choice(const bench_choice *c, const char *cmd, const char *v) {
+  for (int k = 0; k < c->n; k++)
+    if (!strcmp(v, c->choices[k])) {
+      *c->index = k;
+      return 0;
+    }
+  fprintf(stderr, "collsim %s: %s %s%s\n", c->who ? c->who : cmd, c->name, v, c->valid);
+  return -1;
+}
+
+/* The numbers among bench's options, taken as soon as they are read: o with
+ * value v into q; 0, or -1 after a message. Other options: 0. */
+static int set_number(cs_bench_req *q, const char *cmd, const char *o, const char *v) {
+  if (!strcmp(o, "--np")) {
+    char *e;
+    q->np = (int)strtol(v, &e, 10);
+    if (*e || q->np < 1) {
+      fprintf(stderr, "collsim %s: --np %s: expected a number >= 1\n", cmd, v);
+      return -1;
+    }
+  } else if (!strcmp(o, "--reps"))
+    q->reps = atoi(v);
+  else if (!strcmp(o, "--warmup"))
+    q->warmup = atoi(v);
+  else if (!strcmp(o, "--time-limit"))
+    q->time_limit = atof(v);
+  else if (!strcmp(o, "--root"))
+    q->root = atoi(v);
+  return 0;
+}
+
+/* --algos: a list of names, or all (every registry row of the collective, as
+ * check's default); 0, or -1 after a message. */
+static int set_algos(cs_bench_req *q, const char *algos) {
+  static char algobuf[4096];
+  if (!strcmp(algos, "all")) {
+    size_t n = 0;
+    algobuf[0] = 0;
+    for (int i = 0; i < cs_nalgos; i++)
+      if (cs_algos[i].coll == q->coll && n < sizeof algobuf)
+        n += (size_t)snprintf(algobuf + n, sizeof algobuf - n, "%s%s", n ? "," : "",
+                              cs_algos[i].name);
+  } else
+    snprintf(algobuf, sizeof algobuf, "%s", algos);
+  q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
+  return q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos) ? -1 : 0;
+}
+
 int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
                    int (*extra)(int, char **, int, void *), void *ctx, char *platform,
                    size_t platlen) {
-  static char algobuf[4096];
-  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL;
-  platform[0] = '\0';
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(o, "--help") || !strcmp(o, "-h")) return 1;
-    if (!strcmp(o, "--in-place")) {
-      q->inplace = 1;
+  const char *coll = NULL, *algos = NULL, *bytes = NULL, *block_bytes = NULL, *plat = NULL,
+             *number = NULL;
+  int type = (int)q->type, rc = 0;
+  static const char *const backends[] = {"mpi", "smpi"}, *const layouts[] = {"even", "single"},
+                           *const formats[] = {"csv", "osu", "osu-full"},
+                           *const charges[] = {"on", "off"};
+  /* --type, --backend and --layout are checked once every option is read
+   * (deferred), the others as they come. */
+  const bench_choice choices[] = {
+      {"--type", cs_bench_type_name, CS_BENCH_NTYPES, &type, "bench",
+       " unknown (valid: byte, int, double)", 1},
+      {"--backend", backends, 2, &q->smpi, "bench", " unknown (valid: smpi, mpi)", 1},
+      {"--layout", layouts, 2, &q->single, "bench",
+       ": valid: even, or single (reduce_scatter only)", 1},
+      {"--format", formats, 3, &q->osu, NULL, " unknown (valid: csv, osu, osu-full)", 0},
+      {"--lib-charge", charges, 2, &q->lib_free, NULL, ": valid: on (default), off", 0},
+      {"--verify", cs_bench_verify_name, 3, &q->verify, NULL,
+       ": valid: all (default), library, none", 0}};
+  const char *later[3] = {NULL, NULL, NULL}; /* the deferred choices' values */
+  const struct {
+    const char *name;
+    int *on;
+  } flags[] = {{"--in-place", &q->inplace},
+               {"--redo", &q->redo},
+               {"--quiet", &q->quiet},
+               {"--stats", &q->stats},
+               {"--smpi-network", &q->keep_network}};
+  const cs_optval words[] = {{"--platform", &plat}, {"--coll", &coll},
+                             {"--algos", &algos},   {"--algo", &algos},
+                             {"--bytes", &bytes},   {"--block-bytes", &block_bytes},
+                             {"--out", &q->out},    {"--hostfile", &q->hostfile},
+                             {"--cfg", &q->cfg},    {"--samples", &q->samples},
+                             {"--np", &number},     {"--reps", &number},
+                             {"--warmup", &number}, {"--time-limit", &number},
+                             {"--root", &number}};
+  const size_t nchoices = sizeof choices / sizeof choices[0],
+               nflags = sizeof flags / sizeof flags[0];
+  for (int i = 1; i < argc && rc == 0; i++) {
+    const char *o = argv[i];
+    if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+      rc = 1;
+      break;
+    }
+    size_t f = 0;
+    while (f < nflags && strcmp(o, flags[f].name)) f++;
+    if (f < nflags) {
+      *flags[f].on = 1;
       continue;
     }
-    if (!strcmp(o, "--redo")) {
-      q->redo = 1;
+    int used = extra ? extra(argc, argv, i, ctx) : 0;
+    if (used) {
+      if (used < 0) rc = 2;
+      i += used - 1;
       continue;
     }
-    if (!strcmp(o, "--quiet")) {
-      q->quiet = 1;
-      continue;
-    }
-    if (!strcmp(o, "--stats")) {
-      q->stats = 1;
-      continue;
-    }
-    if (!strcmp(o, "--smpi-network")) {
-      q->keep_network = 1;
-      continue;
-    }
-    if (extra) {
-      int used = extra(argc, argv, i, ctx);
-      if (used < 0) return 2;
-      if (used > 0) {
-        i += used - 1;
-        continue;
-      }
-    }
-    static const char *valued[] = {
-        "--platform",    "--np",         "--coll",     "--algos",  "--algo",    "--bytes",
-        "--out",         "--backend",    "--hostfile", "--reps",   "--warmup",  "--time-limit",
-        "--type",        "--root",       "--cfg",      "--layout", "--samples", "--format",
-        "--block-bytes", "--lib-charge", "--verify"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
-    if (!known) {
+    size_t c = 0;
+    while (c < nchoices && strcmp(o, choices[c].name)) c++;
+    int took = cs_take_opt(cmd, argc, argv, &i, words, sizeof words / sizeof words[0]);
+    if (!took && c == nchoices) {
       fprintf(stderr, "collsim %s: unknown option %s (see collsim %s --help)\n", cmd, o, cmd);
-      return 2;
-    }
-    if (!v) {
+      rc = 2;
+    } else if (took < 0) {
+      rc = 2;
+    } else if (took) {
+      rc = set_number(q, cmd, o, argv[i]) ? 2 : 0;
+    } else if (i + 1 >= argc) {
       fprintf(stderr, "collsim %s: %s needs a value\n", cmd, o);
-      return 2;
-    }
-    i++;
-    if (!strcmp(o, "--platform"))
-      snprintf(platform, platlen, "%s", v);
-    else if (!strcmp(o, "--np")) {
-      char *e;
-      q->np = (int)strtol(v, &e, 10);
-      if (*e || q->np < 1) {
-        fprintf(stderr, "collsim %s: --np %s: expected a number >= 1\n", cmd, v);
-        return 2;
-      }
-    } else if (!strcmp(o, "--coll"))
-      coll = v;
-    else if (!strcmp(o, "--algos") || !strcmp(o, "--algo"))
-      algos = v;
-    else if (!strcmp(o, "--bytes"))
-      bytes = v;
-    else if (!strcmp(o, "--block-bytes"))
-      block_bytes = v;
-    else if (!strcmp(o, "--out"))
-      q->out = v;
-    else if (!strcmp(o, "--backend"))
-      q->backend = v;
-    else if (!strcmp(o, "--hostfile"))
-      q->hostfile = v;
-    else if (!strcmp(o, "--reps"))
-      q->reps = atoi(v);
-    else if (!strcmp(o, "--warmup"))
-      q->warmup = atoi(v);
-    else if (!strcmp(o, "--time-limit"))
-      q->time_limit = atof(v);
-    else if (!strcmp(o, "--type"))
-      q->type = v;
-    else if (!strcmp(o, "--root"))
-      q->root = atoi(v);
-    else if (!strcmp(o, "--cfg"))
-      q->cfg = v;
-    else if (!strcmp(o, "--layout"))
-      q->layout = v;
-    else if (!strcmp(o, "--samples"))
-      q->samples = v;
-    else if (!strcmp(o, "--format")) {
-      if (!strcmp(v, "csv") || !strcmp(v, "osu") || !strcmp(v, "osu-full"))
-        q->osu = !strcmp(v, "osu") ? 1 : !strcmp(v, "osu-full") ? 2 : 0;
-      else {
-        fprintf(stderr, "collsim %s: --format %s unknown (valid: csv, osu, osu-full)\n", cmd, v);
-        return 2;
-      }
-    } else if (!strcmp(o, "--lib-charge")) {
-      if (strcmp(v, "on") && strcmp(v, "off")) {
-        fprintf(stderr, "collsim %s: --lib-charge %s: valid: on (default), off\n", cmd, v);
-        return 2;
-      }
-      q->lib_free = !strcmp(v, "off");
-    } else if (!strcmp(o, "--verify")) {
-      int m = 0;
-      while (m < 3 && strcmp(v, verify_name[m])) m++;
-      if (m == 3) {
-        fprintf(stderr, "collsim %s: --verify %s: valid: all (default), library, none\n", cmd, v);
-        return 2;
-      }
-      q->verify = m;
+      rc = 2;
+    } else if (choices[c].deferred) {
+      later[c] = argv[++i];
+    } else {
+      rc = set_choice(&choices[c], cmd, argv[++i]) ? 2 : 0;
     }
   }
-  if (!coll || !q->np) {
+  if (rc == 0 && (!coll || !q->np)) {
     fprintf(stderr, "collsim %s: --coll and --np are required (see collsim %s --help)\n", cmd, cmd);
-    return 2;
+    rc = 2;
   }
-  int c = cs_coll_by_name(coll);
+  int c = rc == 0 ? cs_coll_by_name(coll) : 0;
   if (c < 0) {
     fprintf(stderr, "collsim %s: unknown collective '%s'. Valid: ", cmd, coll);
     cs_print_colls(stderr);
     fprintf(stderr, "\n");
-    return 2;
+    rc = 2;
   }
   q->coll = (cs_coll)c;
-  if (algos) {
-    if (!strcmp(algos, "all")) { /* every registry row of the collective, as check's default */
-      size_t n = 0;
-      algobuf[0] = 0;
-      for (int i = 0; i < cs_nalgos; i++)
-        if (cs_algos[i].coll == q->coll && n < sizeof algobuf)
-          n += (size_t)snprintf(algobuf + n, sizeof algobuf - n, "%s%s", n ? "," : "",
-                                cs_algos[i].name);
-    } else
-      snprintf(algobuf, sizeof algobuf, "%s", algos);
-    q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
-    if (q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos)) return 2;
-  }
-  if (bytes && block_bytes) {
+  if (rc == 0 && algos && set_algos(q, algos)) rc = 2;
+  if (rc == 0 && bytes && block_bytes) {
     fprintf(stderr, "collsim %s: give --bytes (total m) or --block-bytes (per process), not both\n",
             cmd);
-    return 2;
+    rc = 2;
   }
-  if (bytes) {
-    q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES);
-    if (q->nbytes < 0) return 2;
-  }
-  if (block_bytes && bench_block_sizes(q, block_bytes, cmd)) return 2;
-  return 0;
+  if (rc == 0 && bytes && (q->nbytes = cs_parse_sizes(bytes, q->bytes, CS_MAX_SIZES)) < 0) rc = 2;
+  if (rc == 0 && block_bytes && bench_block_sizes(q, block_bytes, cmd)) rc = 2;
+  for (int k = 0; k < 3 && rc == 0; k++)
+    if (later[k] && set_choice(&choices[k], cmd, later[k])) rc = 2;
+  q->type = (cs_bench_type)type;
+  snprintf(platform, platlen, "%s", plat ? plat : "");
+  return rc;
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -896,17 +279,15 @@ int cmd_bench(int argc, char **argv) {
     bench_usage(stdout);
     return 0;
   }
-  if (rc) return rc;
-  if (!q.nalgos || !q.nbytes) {
+  if (rc == 0 && (!q.nalgos || !q.nbytes)) {
     fprintf(stderr, "collsim bench: --algos and --bytes are required (see collsim bench --help)\n");
-    return 2;
+    rc = 2;
+  } else if (rc == 0 && q.smpi && !platform[0]) {
+    fprintf(stderr, "collsim bench: --platform is required with --backend smpi\n");
+    rc = 2;
+  } else if (rc == 0 && q.smpi &&
+             cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) {
+    rc = 2;
   }
-  if (!strcmp(q.backend, "smpi")) {
-    if (!platform[0]) {
-      fprintf(stderr, "collsim bench: --platform is required with --backend smpi\n");
-      return 2;
-    }
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) return 2;
-  }
-  return cs_bench_run(&q);
+  return rc ? rc : cs_bench_run(&q);
 }

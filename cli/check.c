@@ -6,6 +6,10 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "files.h"
+#include "foreign.h"
+#include "launch.h"
+#include "lists.h"
 #include "registry.h"
 
 static void check_usage(FILE *f) {
@@ -78,7 +82,7 @@ static int note_refusal(summary *s, const char *line) {
   return 1;
 }
 
-static void job_done(job_t *j, void *ctx) {
+static void job_done(cs_job *j, void *ctx) {
   summary *s = ctx;
   FILE *f = fopen(j->out, "r");
   char line[2048];
@@ -136,22 +140,13 @@ int cmd_check(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-// clang-format off
-#define OPT(name, var) CS_OPT("check", name, var)
-    OPT("--np", np)
-    OPT("--coll", colls)
-    OPT("--algo", algos)
-    OPT("--count", count)
-    OPT("--counts", counts)
-    OPT("--layout", layout)
-    OPT("--root", root)
-    OPT("--type", type)
-    OPT("--op", op)
-    OPT("--backend", backend)
-    OPT("--comm", comms)
-    OPT("--errors", errors)
-#undef OPT
-    // clang-format on
+    const cs_optval valued[] = {
+        {"--np", &np},         {"--coll", &colls},      {"--algo", &algos}, {"--count", &count},
+        {"--counts", &counts}, {"--layout", &layout},   {"--root", &root},  {"--type", &type},
+        {"--op", &op},         {"--backend", &backend}, {"--comm", &comms}, {"--errors", &errors}};
+    int took = cs_take_opt("check", argc, argv, &i, valued, sizeof valued / sizeof valued[0]);
+    if (took < 0) return 2;
+    if (took) continue;
     if (!strcmp(a, "--in-place"))
       inplace = 1;
     else if (!strcmp(a, "--no-in-place"))
@@ -252,8 +247,8 @@ int cmd_check(int argc, char **argv) {
     }
     free(cb);
   }
-  argv_t cfg;
-  argv_init(&cfg);
+  cs_argv cfg;
+  cs_argv_init(&cfg);
   if (strcmp(algos, "all")) {
     char *ab = strdup(algos);
     for (char *t = strtok(ab, ","); t; t = strtok(NULL, ",")) {
@@ -347,55 +342,55 @@ int cmd_check(int argc, char **argv) {
     perror("collsim check: temporary directory");
     return 2;
   }
-  job_t *js = calloc((size_t)nnp, sizeof(job_t));
+  cs_job *js = calloc((size_t)nnp, sizeof(cs_job));
   for (int i = 0; i < nnp; i++) {
-    job_t *j = &js[i];
+    cs_job *j = &js[i];
     int p = nps[i];
     j->np = p;
     snprintf(j->out, sizeof j->out, "%s/p%d.out", dir, p);
     snprintf(j->err, sizeof j->err, "%s/p%d.err", dir, p);
-    argv_init(&j->args);
+    cs_argv_init(&j->args);
     if (smpi) {
       char xml[4300], hosts[4300];
       if (cs_write_check_platform(dir, p, ppn, xml, hosts, sizeof xml)) return 2;
       cs_argv_smpirun(&j->args, p, xml, hosts, 0);
-      for (int k = 0; k < cfg.n; k++) argv_add(&j->args, "%s", cfg.v[k]);
-      argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
+      for (int k = 0; k < cfg.n; k++) cs_argv_add(&j->args, "%s", cfg.v[k]);
+      cs_argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
       cs_argv_mpirun(&j->args, p, NULL);
       if (vnode) {
-        argv_add(&j->args, "-x");
-        argv_add(&j->args, "COLLSIM_VNODE=%d", vnode);
+        cs_argv_add(&j->args, "-x");
+        cs_argv_add(&j->args, "COLLSIM_VNODE=%d", vnode);
       }
-      argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
+      cs_argv_add(&j->args, "%s/collsim-mpi", cs_self_dir());
     }
-    argv_add(&j->args, "check");
-    argv_add(&j->args, "--coll");
-    argv_add(&j->args, "%s", colls);
-    argv_add(&j->args, "--algo");
-    argv_add(&j->args, "%s", algos);
-    argv_opt(&j->args, "--count", count);
-    argv_opt(&j->args, "--counts", counts);
-    argv_opt(&j->args, "--layout", layout);
-    argv_opt(&j->args, "--root", root);
+    cs_argv_add(&j->args, "check");
+    cs_argv_add(&j->args, "--coll");
+    cs_argv_add(&j->args, "%s", colls);
+    cs_argv_add(&j->args, "--algo");
+    cs_argv_add(&j->args, "%s", algos);
+    cs_argv_opt(&j->args, "--count", count);
+    cs_argv_opt(&j->args, "--counts", counts);
+    cs_argv_opt(&j->args, "--layout", layout);
+    cs_argv_opt(&j->args, "--root", root);
     if (inplace >= 0) {
-      argv_add(&j->args, "--in-place");
-      argv_add(&j->args, "%d", inplace);
+      cs_argv_add(&j->args, "--in-place");
+      cs_argv_add(&j->args, "%d", inplace);
     }
-    argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
-    argv_opt(&j->args, "--comm", comms);
-    argv_opt(&j->args, "--errors", errors);
+    cs_argv_opt(&j->args, "--type", typelist[0] ? typelist : NULL);
+    cs_argv_opt(&j->args, "--comm", comms);
+    cs_argv_opt(&j->args, "--errors", errors);
     /* Where the driver must find the nodes: world rank w on node w / N
      * (0: every rank of the job on one node, a real machine). */
-    argv_add(&j->args, "--ppn");
-    argv_add(&j->args, "%d", vnode ? vnode : smpi ? ppn : 0);
+    cs_argv_add(&j->args, "--ppn");
+    cs_argv_add(&j->args, "%d", vnode ? vnode : smpi ? ppn : 0);
   }
   summary s = {0};
   s.show_ctx = ppn > 1 || vnode > 0 || comms != NULL;
   cs_run_jobs(js, nnp, smpi ? jobs : 1, job_done, &s);
-  for (int i = 0; i < nnp; i++) argv_free(&js[i].args);
+  for (int i = 0; i < nnp; i++) cs_argv_free(&js[i].args);
   free(js);
-  argv_free(&cfg);
+  cs_argv_free(&cfg);
   cs_rm_tree(dir);
   long failed = s.failed + s.crashed;
   if (s.known)

@@ -9,19 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "cli.h"
-#include "findings.h"
-#include "guidelines.h"
-#include "platgen.h"
+#include "lists.h"
 #include "registry.h"
-
-/* The registry's first family: the default of --ours. */
-static const char *first_family(void) {
-  const char *fam[1] = {""};
-  cs_families(fam, 1);
-  return fam[0];
-}
+#include "guidelines_run.h"
 
 /* The stand-in families of ours_for, separated by ", ". */
 static void print_standins(FILE *f) {
@@ -56,7 +47,7 @@ static void usage(FILE *f) {
           "  --ours FAMILY    our family for the second side (%s); a collective\n"
           "                   without it uses the first family that has it of\n"
           "                   ",
-          first_family());
+          cs_first_family());
   print_standins(f);
   fprintf(f,
           ", then the library\n"
@@ -68,19 +59,10 @@ static void usage(FILE *f) {
           "  --hostfile H, --reps R, --alpha A, --redo, --quiet\n");
 }
 
-void cs_gl_opts_defaults(cs_gl_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->lib = "default";
-  o->ours = first_family();
-  o->backend = "smpi";
-  o->tol = 0.05;
-  o->alpha = 0.05;
-  o->reps = -1;
-}
-
 int cmd_guidelines(int argc, char **argv) {
   cs_gl_opts o;
   cs_gl_opts_defaults(&o);
+  const char *bytes = NULL, *backend = "smpi";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -97,11 +79,11 @@ int cmd_guidelines(int argc, char **argv) {
     }
     const char **dst = !strcmp(a, "--platform")   ? &o.platform
                        : !strcmp(a, "--hostfile") ? &o.hostfile
-                       : !strcmp(a, "--bytes")    ? &o.bytes
+                       : !strcmp(a, "--bytes")    ? &bytes
                        : !strcmp(a, "--lib")      ? &o.lib
                        : !strcmp(a, "--ours")     ? &o.ours
                        : !strcmp(a, "--out")      ? &o.out
-                       : !strcmp(a, "--backend")  ? &o.backend
+                       : !strcmp(a, "--backend")  ? &backend
                                                   : NULL;
     int num = !strcmp(a, "--np") || !strcmp(a, "--reps") || !strcmp(a, "--tolerance") ||
               !strcmp(a, "--alpha");
@@ -138,154 +120,11 @@ int cmd_guidelines(int argc, char **argv) {
     else
       o.alpha = x;
   }
+  if (strcmp(backend, "smpi") && strcmp(backend, "mpi")) {
+    fprintf(stderr, "collsim guidelines: --backend %s unknown (valid: smpi, mpi)\n", backend);
+    return 2;
+  }
+  o.smpi = !strcmp(backend, "smpi");
+  if (bytes && (o.nbytes = cs_parse_sizes(bytes, o.bytes, CS_MAX_SIZES)) < 1) return 2;
   return cs_guidelines_run(&o, stdout);
-}
-
-/* The summary violations.md opens with, after its title (findings/
- * findings.h): violations per side and the worst, computed from the
- * guidelines.csv just written. */
-static void gl_summary(FILE *md, const char *dir) {
-  char path[4300];
-  snprintf(path, sizeof path, "%.4200s/guidelines.csv", dir);
-  cs_gl_findings g;
-  char err[4400];
-  fprintf(md, "## Summary\n\n");
-  if (cs_gl_find(path, &g, err, sizeof err))
-    fprintf(md, "(%s)\n\n", err);
-  else {
-    cs_findings_gl_md(md, NULL, &g);
-    fprintf(md, "\n");
-  }
-}
-
-int cs_guidelines_run(const cs_gl_opts *o, FILE *out) {
-  int smpi = !strcmp(o->backend, "smpi");
-  if (!smpi && strcmp(o->backend, "mpi")) {
-    fprintf(stderr, "collsim guidelines: --backend %s unknown (valid: smpi, mpi)\n", o->backend);
-    return 2;
-  }
-  if (!o->np || !o->bytes || (smpi && !o->platform)) {
-    fprintf(stderr, "collsim guidelines: --np, --bytes%s are required (see --help)\n",
-            smpi ? " and --platform" : "");
-    return 2;
-  }
-  static char libalgo[64];
-  snprintf(libalgo, sizeof libalgo, "lib:%s", o->lib);
-  if (smpi) {
-    const char *one[] = {libalgo};
-    if (cs_check_algos(CS_allreduce, one, 1)) return 2;
-  } else {
-    snprintf(libalgo, sizeof libalgo, "native");
-  }
-  if (cs_family_index(o->ours) < 0 || !cs_family_is_ours(o->ours)) {
-    fprintf(stderr, "collsim guidelines: --ours %s: no such family (valid: ", o->ours);
-    cs_print_families(stderr, 0);
-    fprintf(stderr, ")\n");
-    return 2;
-  }
-  long sizes[CS_MAX_SIZES];
-  int nsizes = cs_parse_sizes(o->bytes, sizes, CS_MAX_SIZES);
-  if (nsizes < 1) return 2;
-
-  cs_bench_req base;
-  cs_bench_defaults(&base);
-  base.backend = o->backend;
-  base.hostfile = o->hostfile;
-  base.np = o->np;
-  base.reps = o->reps;
-  base.quiet = o->quiet;
-  double gamma = 0;
-  if (o->platform) {
-    if (cs_resolve_platform(o->platform, o->hostfile, base.xml, base.hosts, sizeof base.xml))
-      return 2;
-    /* Any SimGrid platform: a foreign one's gamma is what its host speed
-     * implies (said on stderr). */
-    gamma = cs_platform_gamma("guidelines", base.xml, o->quiet);
-    if (gamma < 0) return 2;
-  } else {
-    fprintf(stderr,
-            "collsim guidelines: no --platform: the local reduce of Scan <= Exscan + "
-            "local reduce is charged 0\n");
-  }
-  char dir[4000];
-  if (o->out)
-    snprintf(dir, sizeof dir, "%s", o->out);
-  else {
-    const char *b = o->platform ? strrchr(base.xml, '/') : NULL;
-    char name[3800];
-    snprintf(name, sizeof name, "%.3700s", o->platform ? (b ? b + 1 : base.xml) : "localhost");
-    char *dot = strrchr(name, '.');
-    if (dot && !strcmp(dot, ".xml")) *dot = '\0';
-    snprintf(dir, sizeof dir, "results/guidelines/%.3700s-p%d", name, o->np);
-  }
-  if (cs_mkdir_p(dir)) {
-    fprintf(stderr, "collsim guidelines: cannot create %s: %s\n", dir, strerror(errno));
-    return 1;
-  }
-
-  /* The algorithm of each collective on each side, and the bench files. */
-  static cs_gl_plan plan;
-  cs_gl_plan_make(&plan, libalgo, o->ours, dir);
-  const int *used = plan.used;
-  if (!o->quiet) {
-    fprintf(stderr, "collsim guidelines: side %s uses:", o->ours);
-    for (int c = 0; c < CS_NCOLL; c++)
-      if (used[c])
-        for (int a = 0; a < plan.nalgo[1][c]; a++)
-          fprintf(stderr, "%s%s:%s", a ? "|" : " ", cs_colls[c].name, plan.algo_of[1][c][a]);
-    fprintf(stderr, "\n  (a|b: the faster of the two at each size)");
-    fprintf(stderr, "\n");
-  }
-
-  /* Time what is missing (resumable). */
-  for (int i = 0; i < plan.nf; i++) {
-    const cs_gl_file *f = &plan.files[i];
-    cs_bench_req q = base;
-    q.coll = f->coll;
-    q.layout = f->single ? "single" : NULL;
-    q.samples = smpi ? NULL : f->samples;
-    q.out = f->csv;
-    q.redo = o->redo;
-    q.redo_foreign = o->redo_foreign;
-    if (o->redo && q.samples) unlink(q.samples);
-    for (int k = 0; k < f->nalgos; k++) q.algos[k] = f->algos[k];
-    q.nalgos = f->nalgos;
-    q.nbytes = 0;
-    for (int k = 0; k < nsizes; k++) q.bytes[q.nbytes++] = sizes[k];
-    int rc = cs_bench_run(&q);
-    if (rc) return rc;
-  }
-
-  /* Evaluate. */
-  char path[4300];
-  snprintf(path, sizeof path, "%s/guidelines.csv", dir);
-  FILE *csv = fopen(path, "w");
-  snprintf(path, sizeof path, "%s/violations.md", dir);
-  FILE *md = fopen(path, "w");
-  if (!csv || !md) {
-    fprintf(stderr, "collsim guidelines: cannot write into %s: %s\n", dir, strerror(errno));
-    if (csv) fclose(csv);
-    if (md) fclose(md);
-    return 1;
-  }
-  cs_gl_eval ev = {o->backend, o->platform ? base.xml : "localhost", o->np, smpi, o->tol, o->alpha,
-                   gamma};
-  static char mdbuf[1 << 16];
-  int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
-  fclose(csv);
-  /* The report's title line, then the summary, then the violations: the
-   * same text in the file and on out. */
-  size_t title = strcspn(mdbuf, "\n");
-  if (mdbuf[title]) title++;
-  for (int k = 0; k < 2; k++) {
-    FILE *to = k ? out : md;
-    fwrite(mdbuf, 1, title, to);
-    fputs("\n", to);
-    gl_summary(to, dir);
-    fputs(mdbuf + title + (mdbuf[title] == '\n'), to);
-  }
-  fclose(md);
-  if (!o->quiet)
-    fprintf(stderr, "collsim guidelines: %s/guidelines.csv, %s/violations.md\n", dir, dir);
-  return nmiss ? 1 : 0;
 }

@@ -78,6 +78,19 @@ int cmd_list(int argc, char **argv) {
   return 0;
 }
 
+int cs_take_opt(const char *cmd, int argc, char **argv, int *i, const cs_optval *opts, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    if (strcmp(argv[*i], opts[k].name)) continue;
+    if (*i + 1 >= argc) {
+      fprintf(stderr, "collsim %s: %s needs a value\n", cmd, opts[k].name);
+      return -1;
+    }
+    *opts[k].var = argv[++*i];
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
     printf("collsim %s; built with %s\n", COLLSIM_VERSION, SIMGRID_VERSION_STRING);

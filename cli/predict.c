@@ -1,17 +1,12 @@
 /* ./collsim predict and ./collsim table1: the paper's formula, collsim's
  * exact model and SMPI's simulated time side by side. */
-#include <math.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "bench.h"
 #include "cli.h"
-#include "model.h"
-#include "platgen.h"
-#include "registry.h"
+#include "lists.h"
+#include "predict_run.h"
 
 typedef struct {
   const char *model; /* NULL or "abg" */
@@ -57,58 +52,6 @@ static int pred_extra(int argc, char **argv, int i, void *ctx) {
   return 0;
 }
 
-/* An abg platform for np ranks with the given parameters, in dir. */
-static int write_abg(const char *dir, int np, double alpha, double beta, double gamma, char *xml,
-                     char *hosts, size_t len) {
-  cs_platform pl;
-  char err[512];
-  cs_platform_init("abg", &pl, err, sizeof err);
-  pl.np = np;
-  pl.nodes = np;
-  pl.ppn = 1;
-  pl.alpha = alpha;
-  pl.beta = beta;
-  pl.Rb = beta > 0 ? 1 / beta : 0;
-  pl.gamma = gamma;
-  if (cs_platform_check(&pl, err, sizeof err)) {
-    fprintf(stderr, "collsim: %s\n", err);
-    return -1;
-  }
-  snprintf(xml, len, "%s/abg-%d.xml", dir, np);
-  snprintf(hosts, len, "%s/abg-%d.hostfile", dir, np);
-  return cs_write_platform_files(&pl, xml, hosts);
-}
-
-/* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
- * come from a bench CSV at simcsv (NULL: none). */
-static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv) {
-  for (int a = 0; a < q->nalgos; a++) {
-    for (int i = 0; i < q->nbytes; i++) {
-      const char *algo = q->algos[a];
-      long m = cs_req_bytes(q, i);
-      if (cs_req_dup(q, i)) continue;
-      double t, t1 = NAN, model = -1, rel = NAN;
-      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
-      cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
-      char err[512];
-      if (cs_model_has(q->coll, algo)) {
-        if (cs_model_time(mo, &c, &model, err, sizeof err) != 0) {
-          fprintf(stderr, "collsim predict: %s\n", err);
-          model = -1;
-        }
-      }
-      double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
-      if (sim >= 0 && model > 0)
-        rel = fabs(sim - model) / model;
-      else if (sim >= 0 && model == 0)
-        rel = sim == 0 ? 0.0 : INFINITY;
-      cs_csv_predict_row(out, cs_colls[q->coll].name, algo, q->np, m, t1, model >= 0 ? model : NAN,
-                         sim >= 0 ? sim : NAN, rel);
-      fflush(out);
-    }
-  }
-}
-
 static void predict_usage(FILE *f) {
   fprintf(f,
           "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST\n"
@@ -145,81 +88,8 @@ int cmd_predict(int argc, char **argv) {
             "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
     return 2;
   }
-  char dir[4096];
-  if (cs_make_tmpdir(dir, sizeof dir)) return 1;
-  cs_model mo;
-  char err[1024] = "", approx[4800] = "";
-  rc = 0;
-  if (platform[0] && po.model) {
-    /* Any platform: the model's parameters from the flags, the simulation
-     * from the platform, and both stated. */
-    mo = cs_model_abg(po.alpha, po.beta, po.gamma);
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) {
-      rc = 2;
-    } else {
-      snprintf(approx, sizeof approx,
-               "abg with alpha=%g s, beta=%g s/byte, gamma=%g s/byte from the command line; "
-               "sim_s runs on %s",
-               po.alpha, po.beta, po.gamma, q.xml);
-      double g = cs_platform_gamma("predict", q.xml, 0);
-      if (g >= 0 && fabs(g - po.gamma) > 1e-6 * g)
-        fprintf(stderr,
-                "collsim predict: note: the platform's local work costs gamma = %.3g s/byte, the "
-                "model's --gamma is %.3g\n",
-                g, po.gamma);
-    }
-  } else if (platform[0]) {
-    /* The model may only approximate the platform (a fat tree, a dragonfly):
-     * then approx says how, on stderr and in the CSV. */
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
-        cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
-      if (q.xml[0] && err[0]) {
-        fprintf(stderr, "collsim predict: %s\n", err);
-        double g = cs_platform_gamma("predict", q.xml, 1);
-        if (g >= 0)
-          fprintf(stderr,
-                  "collsim predict: for any SimGrid platform give the model's parameters: "
-                  "--platform %s --model abg --alpha S --beta S/B --gamma %.3g (the gamma "
-                  "its host speed implies; docs/byo-platform.md)\n",
-                  platform, g);
-      }
-      rc = 2;
-    } else if (approx[0]) {
-      fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
-              approx);
-    }
-  } else {
-    mo = cs_model_abg(po.alpha, po.beta, po.gamma);
-    if (!po.nosim &&
-        write_abg(dir, q.np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml))
-      rc = 2;
-  }
-  char simcsv[4200] = "";
-  if (rc == 0 && !po.nosim) {
-    /* Only what SMPI can run: every algorithm (native included). */
-    snprintf(simcsv, sizeof simcsv, "%s/sim.csv", dir);
-    cs_bench_req b = q;
-    b.out = simcsv;
-    b.quiet = 1;
-    b.redo = 1;
-    b.backend = "smpi";
-    b.verify = 1;
-    rc = cs_bench_run(&b);
-  }
-  if (rc == 0) {
-    FILE *out = q.out ? fopen(q.out, "w") : stdout;
-    if (!out) {
-      fprintf(stderr, "collsim predict: cannot write %s: %s\n", q.out, strerror(errno));
-      rc = 1;
-    } else {
-      if (approx[0]) fprintf(out, "# model: %s\n", approx);
-      cs_csv_write_header(out, CS_CSV_PREDICT);
-      predict_rows(out, &q, &mo, po.nosim ? NULL : simcsv);
-      if (out != stdout) fclose(out);
-    }
-  }
-  cs_rm_tree(dir);
-  return rc;
+  cs_predict_model pm = {po.model != NULL, po.alpha, po.beta, po.gamma, po.nosim};
+  return cs_predict_run(&q, platform, &pm);
 }
 
 /* ---- table1 --------------------------------------------------------------- */
@@ -241,7 +111,7 @@ int cmd_table1(int argc, char **argv) {
   cs_table1_defaults(&t);
   pred_opts po = {NULL, t.alpha, t.beta, t.gamma, 0};
   int np = 0;
-  const char *bytes = t.bytes, *csv = NULL;
+  const char *bytes = NULL, *csv = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -270,112 +140,11 @@ int cmd_table1(int argc, char **argv) {
     fprintf(stderr, "collsim table1: --np P (>= 1) is required\n");
     return 2;
   }
-  cs_table1_req r = {np, bytes, csv, po.alpha, po.beta, po.gamma, po.nosim};
+  cs_table1_req r = t;
+  r.np = np;
+  r.csv = csv;
+  r.alpha = po.alpha, r.beta = po.beta, r.gamma = po.gamma;
+  r.nosim = po.nosim;
+  if (bytes && (r.nbytes = cs_parse_sizes(bytes, r.bytes, CS_MAX_SIZES)) < 0) return 2;
   return cs_table1_run(&r, stdout);
-}
-
-void cs_table1_defaults(cs_table1_req *t) {
-  cs_table1_req d = {0, "1K,64K,1M", NULL, 1e-6, 1e-10, 2.5e-10, 0};
-  *t = d;
-}
-
-int cs_table1_run(const cs_table1_req *t, FILE *out) {
-  pred_opts po = {NULL, t->alpha, t->beta, t->gamma, t->nosim};
-  int np = t->np;
-  const char *csv = t->csv;
-  cs_bench_req q;
-  cs_bench_defaults(&q);
-  q.np = np;
-  q.nbytes = cs_parse_sizes(t->bytes, q.bytes, CS_MAX_SIZES);
-  if (q.nbytes < 0) return 2;
-  char dir[4096];
-  if (cs_make_tmpdir(dir, sizeof dir)) return 1;
-  if (!po.nosim && write_abg(dir, np, po.alpha, po.beta, po.gamma, q.xml, q.hosts, sizeof q.xml)) {
-    cs_rm_tree(dir);
-    return 2;
-  }
-  cs_model mo = cs_model_abg(po.alpha, po.beta, po.gamma);
-  /* Table I's operations; the algorithms of each are the registry's rows of
-   * that collective that name a formula, in registry order. */
-  static const struct {
-    cs_coll coll;
-    const char *label;
-  } ops[] = {
-      {CS_allreduce, "Reduction-to-all"},
-      {CS_reduce, "Reduction-to-root"},
-      {CS_reduce_scatter_block, "Reduce-scatter"},
-      {CS_allgather, "Allgather"},
-  };
-  char rows[4200];
-  snprintf(rows, sizeof rows, "%s/table1.csv", dir);
-  FILE *all = fopen(csv ? csv : rows, "w");
-  if (!all) {
-    fprintf(stderr, "collsim table1: cannot write %s: %s\n", csv ? csv : rows, strerror(errno));
-    cs_rm_tree(dir);
-    return 1;
-  }
-  cs_csv_write_header(all, CS_CSV_PREDICT);
-  int rc = 0;
-  for (size_t o = 0; o < sizeof ops / sizeof ops[0] && rc == 0; o++) {
-    q.coll = ops[o].coll;
-    q.nalgos = 0;
-    for (int i = 0; i < cs_nalgos && q.nalgos < CS_MAX_ALGOS; i++)
-      if (cs_algos[i].coll == q.coll && cs_algos[i].formula != CS_F_none)
-        q.algos[q.nalgos++] = cs_algos[i].name;
-    char simcsv[4200] = "";
-    if (!po.nosim) {
-      snprintf(simcsv, sizeof simcsv, "%s/sim-%zu.csv", dir, o);
-      cs_bench_req b = q;
-      b.out = simcsv;
-      b.quiet = 1;
-      b.verify = 1;
-      fprintf(stderr, "collsim table1: simulating %s on %d ranks\n", cs_colls[q.coll].name, np);
-      rc = cs_bench_run(&b);
-    }
-    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv);
-  }
-  fclose(all);
-  if (rc == 0) {
-    /* The table, read back from the CSV. */
-    fprintf(out,
-            "Table I for p = %d: alpha = %g s, beta = %g s/B, gamma = %g s/B, 16-byte envelope\n",
-            np, po.alpha, po.beta, po.gamma);
-    fprintf(out,
-            "(times in microseconds; model = collsim's exact model of its implementation)\n\n");
-    fprintf(
-        out,
-        "| operation | algorithm | m (bytes) | Table I | model | simulated | sim / Table I |\n");
-    fprintf(out, "|---|---|---:|---:|---:|---:|---:|\n");
-    cs_csv_reader in;
-    cs_csv_open(&in, csv ? csv : rows);
-    int ic = -1, ia = -1, ib = -1, it = -1, im = -1, is = -1, k;
-    while ((k = cs_csv_next(&in)) != 0) {
-      if (k != 1) continue;
-      if (ic < 0) {
-        ic = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_COLL));
-        ia = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_ALGO));
-        ib = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_BYTES));
-        it = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_TABLE1));
-        im = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_MODEL));
-        is = cs_csv_col(&in, cs_csv_colname(CS_CSV_PREDICT, CS_PREDICT_SIM));
-      }
-      const char *coll = cs_csv_get(&in, ic), *algo = cs_csv_get(&in, ia),
-                 *t1 = cs_csv_get(&in, it), *ms = cs_csv_get(&in, im), *ss = cs_csv_get(&in, is);
-      if (!coll || !algo || !cs_csv_get(&in, ib) || !t1 || !ms || !ss) continue;
-      long m = atol(cs_csv_get(&in, ib));
-      const char *label = coll;
-      for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
-        if (!strcmp(cs_colls[ops[o].coll].name, coll)) label = ops[o].label;
-      char a[32] = "-", b[32] = "-", c[32] = "-", d[32] = "-";
-      if (*t1) snprintf(a, sizeof a, "%.3f", atof(t1) * 1e6);
-      if (*ms) snprintf(b, sizeof b, "%.3f", atof(ms) * 1e6);
-      if (*ss) snprintf(c, sizeof c, "%.3f", atof(ss) * 1e6);
-      if (*ss && *t1 && atof(t1) > 0) snprintf(d, sizeof d, "%.3f", atof(ss) / atof(t1));
-      fprintf(out, "| %s | %s | %ld | %s | %s | %s | %s |\n", label, algo, m, a, b, c, d);
-    }
-    cs_csv_close(&in);
-    if (csv) fprintf(stderr, "collsim table1: CSV in %s\n", csv);
-  }
-  cs_rm_tree(dir);
-  return rc;
 }

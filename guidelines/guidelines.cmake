@@ -138,7 +138,7 @@ add_test(NAME bench_resume
          COMMAND ${CMAKE_COMMAND} -DMODE=resume -DCLI=$<TARGET_FILE:collsim-cli>
                  -DDIR=${CMAKE_BINARY_DIR}/bench_resume -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(bench_resume PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
-# collsim demo --quick (cli/demo.c): every step, then a second run that reuses it all
+# collsim demo --quick (demo/demo.c): every step, then a second run that reuses it all
 # but a CSV of an older collsim, which it starts over (tests/demo_quick.sh).
 add_test(NAME demo_quick
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/demo_quick.sh $<TARGET_FILE:collsim-cli>

@@ -2,7 +2,7 @@
  * the table of guidelines and the pure arithmetic that decides them (sums
  * of sides, ratios, tolerance, a one-sided Wilcoxon rank-sum test; in
  * guidelines.c, tested by tests/test_guidelines.c), and the plan and
- * evaluation of `collsim guidelines` (evaluate.c). Used by cli/guidelines.c. */
+ * evaluation of `collsim guidelines` (evaluate.c). Used by guidelines/guidelines_run.c. */
 #ifndef COLLSIM_GUIDELINES_H
 #define COLLSIM_GUIDELINES_H
 

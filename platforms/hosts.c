@@ -4,7 +4,7 @@
  * in the order SimGrid lists them (smpirun without a hostfile places rank i
  * on the i-th host, round-robin). The front door uses it to place ranks when
  * no hostfile is given, to check a hostfile's names before a launch, and to
- * state the gamma a platform's host speed implies (cli/foreign.c). */
+ * state the gamma a platform's host speed implies (platforms/foreign.c). */
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <stdio.h>

@@ -321,10 +321,14 @@ int cs_platform_kind_is_named(cs_platform_kind kind) { return find_machine(kind)
 const char *cs_platform_smpirun_flags(void) { return smpirun_flags; }
 
 const char *cs_platform_smpirun_flags_for(const char *xml) {
-  static char buf[512];
   cs_platform pl;
-  if (xml == NULL || cs_platform_read(xml, &pl, NULL, 0) != 0 || pl.net.n == 0)
-    return smpirun_flags;
+  if (xml == NULL || cs_platform_read(xml, &pl, NULL, 0) != 0) return smpirun_flags;
+  return cs_platform_smpirun_flags_of(&pl);
+}
+
+const char *cs_platform_smpirun_flags_of(const cs_platform *pl) {
+  static char buf[512];
+  if (pl == NULL || pl->net.n == 0) return smpirun_flags;
   const char *cm02 = "--cfg=network/model:CM02", *at = strstr(smpirun_flags, cm02);
   snprintf(buf, sizeof buf, "%.*s--cfg=network/model:SMPI%s", (int)(at - smpirun_flags),
            smpirun_flags, at + strlen(cm02));
@@ -1457,10 +1461,14 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
 }
 
 int cs_platform_read_generated(const char *path, cs_platform *pl) {
-  cs_platform r, g;
-  if (cs_platform_read(path, &r, NULL, 0) != 0 ||
-      cs_platform_init(kind_names[r.kind], &g, NULL, 0) != 0)
-    return -1;
+  cs_platform r;
+  if (cs_platform_read(path, &r, NULL, 0) != 0) return -1;
+  return cs_platform_is_generated(path, &r, pl);
+}
+
+int cs_platform_is_generated(const char *path, const cs_platform *line, cs_platform *pl) {
+  cs_platform r = *line, g;
+  if (cs_platform_init(kind_names[r.kind], &g, NULL, 0) != 0) return -1;
   /* The kind's defaults (a compact machine's links, which the line does not
    * carry), then everything the line says. */
   g.np = r.np;

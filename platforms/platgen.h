@@ -161,7 +161,7 @@ int cs_platform_hosts_per_rank(const cs_platform *pl);
  * (node<N>-<j>, 1 core); the other hier platforms: one per node (node<N>, ppn cores); the
  * compact kinds: every node slot of the topology (node<s>, ppn cores), used or not.  The
  * front door knows a generated file's hosts from this without starting SimGrid
- * (cli/foreign.c); tests/platgen_hosts.sh holds it to what SimGrid reads.  Returns 0, or
+ * (platforms/foreign.c); tests/platgen_hosts.sh holds it to what SimGrid reads.  Returns 0, or
  * -1 if i is out of range or the name does not fit.
  */
 int cs_platform_host_count(const cs_platform *pl);
@@ -193,6 +193,9 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
  * the file holds.
  */
 int cs_platform_read_generated(const char *path, cs_platform *pl);
+/* The same for a file whose collsim-model line was read already into *line
+ * (cs_platform_read): only the comparison reads the file again. */
+int cs_platform_is_generated(const char *path, const cs_platform *line, cs_platform *pl);
 
 /*
  * The smpirun command-line options that every simulation on these platforms needs for
@@ -204,6 +207,9 @@ const char *cs_platform_smpirun_flags(void);
  * only one that applies smpi/lat-factor and smpi/bw-factor; its other terms are
  * switched off by the file's config). A file that cannot be read gets the above. */
 const char *cs_platform_smpirun_flags_for(const char *xml);
+/* The same for a platform already read (cs_platform_read; NULL: a file
+ * without a collsim-model line). */
+const char *cs_platform_smpirun_flags_of(const cs_platform *pl);
 
 /*
  * The CLI subcommand "collsim platform KIND [options]"; argv[0] is "platform".

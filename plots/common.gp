@@ -29,7 +29,7 @@ OUT(f) = f eq 'svg' ? outsvg : outpng
 
 # ---- one style per algorithm (collsim plot maps names to these numbers) -------
 # 6 is native (the library's own); the names of the registry's other rows take
-# 1..5 and 7..12 in registry order (cli/plot.c style_of); library variants
+# 1..5 and 7..12 in registry order (plots/plot.c style_of); library variants
 # (lib:*, native:*) and other names take the styles left over, in turn.
 set style line 1  lc rgb '#0072B2' lw 2 pt 7  ps 1.1 dt 1
 set style line 2  lc rgb '#56B4E9' lw 2 pt 5  ps 1.0 dt 1

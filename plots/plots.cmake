@@ -1,9 +1,9 @@
-# plots/: gnuplot scripts drawn by `collsim plot` (cli/plot.c), and their test.
+# plots/: gnuplot scripts drawn by `collsim plot` (plots/plot.c, options in cli/plot.c), and their test.
 # Included from the top-level CMakeLists.txt.
 
 # Where `collsim plot` finds plots/*.gp (COLLSIM_PLOTS_DIR in the environment
-# overrides it); only cli/plot.c is compiled with it.
-set_property(SOURCE ${CMAKE_SOURCE_DIR}/cli/plot.c APPEND PROPERTY
+# overrides it); only plots/plot.c is compiled with it.
+set_property(SOURCE ${CMAKE_SOURCE_DIR}/plots/plot.c APPEND PROPERTY
              COMPILE_DEFINITIONS COLLSIM_PLOTS_DIR="${CMAKE_SOURCE_DIR}/plots")
 
 # Every sample CSV x every picture kind, the files written, and the errors.

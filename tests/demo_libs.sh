@@ -2,7 +2,7 @@
 # The demo's library side is the selectors of real libraries as SMPI
 # reproduces them (ompi, mpich, mvapich2, impi); SMPI's own naive default
 # selector is named only to say that it is not shown. The help text is
-# printed from the same list the demo runs (cli/demo.c libs).
+# printed from the same list the demo runs (demo/demo.c cs_demo_libs).
 set -u
 out=$("$1" demo --help)
 fail=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# collsim demo --quick (cli/demo.c): every step, then a second run that reuses
+# collsim demo --quick (demo/demo.c): every step, then a second run that reuses
 # it all, except one bench CSV made by an older collsim (another first line:
 # lib_charge=gamma, before the library's copies were charged), which the demo
 # starts over instead of refusing (the demo owns its files).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The front door knows the hosts of a platform file the generator wrote from
-# its collsim-model line instead of starting SimGrid to read it (cli/foreign.c,
+# its collsim-model line instead of starting SimGrid to read it (platforms/foreign.c,
 # platgen.h cs_platform_host_at). Here those hosts (names, cores, speed) must be
 # exactly the ones SimGrid reads (collsim-hosts) for every kind of platform,
 # and a file changed by one byte, or of another generator, must not count as

@@ -1,7 +1,7 @@
 /* The analysis of `collsim calibrate` (docs/calibrate.md): the driver's raw
  * samples read back, fitted (calibfit.h), printed, turned into a platform
  * (platforms/platgen.h) and compared with a re-measurement of that platform.
- * No MPI: cli/calibrate.c runs the driver and calls these. */
+ * No MPI: validate/calibrate_run.c runs the driver and calls these. */
 #ifndef COLLSIM_CALIBRATION_H
 #define COLLSIM_CALIBRATION_H
 

@@ -1,7 +1,7 @@
 /* The analysis of `collsim validate`: predictions (collsim's model, SMPI)
  * against measurements on a real MPI library, as relative errors, their
  * summary per algorithm and the report (docs/csv.md "validate",
- * docs/calibrate.md). No MPI: cli/validate.c runs the simulations and
+ * docs/calibrate.md). No MPI: validate/validate_run.c runs the simulations and
  * measurements, writes the rows and calls these. */
 #ifndef COLLSIM_VALIDATION_H
 #define COLLSIM_VALIDATION_H

@@ -1,8 +1,8 @@
 #define _GNU_SOURCE
 /* Starting the driver under smpirun or mpirun, a few jobs at a time, with
  * each job's output in files that are read back when it ends. */
-#include "cli.h"
-#include "platgen.h"
+#include "files.h"
+#include "launch.h"
 #include "registry.h"
 
 #include <errno.h>
@@ -17,26 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *cs_self_dir(void) {
-  static char dir[4096];
-  if (dir[0]) return dir;
-  ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
-  if (n <= 0) {
-    strcpy(dir, ".");
-    return dir;
-  }
-  dir[n] = '\0';
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
-  return dir;
-}
-
-void argv_init(argv_t *a) {
+void cs_argv_init(cs_argv *a) {
   a->n = 0;
   a->v[0] = NULL;
 }
 
-void argv_add(argv_t *a, const char *fmt, ...) {
+void cs_argv_add(cs_argv *a, const char *fmt, ...) {
   if (a->n >= CS_MAX_ARGS - 1) {
     fprintf(stderr, "collsim: too many arguments\n");
     exit(2);
@@ -50,27 +36,15 @@ void argv_add(argv_t *a, const char *fmt, ...) {
   a->v[a->n] = NULL;
 }
 
-void argv_opt(argv_t *a, const char *name, const char *value) {
+void cs_argv_opt(cs_argv *a, const char *name, const char *value) {
   if (!value) return;
-  argv_add(a, "%s", name);
-  argv_add(a, "%s", value);
+  cs_argv_add(a, "%s", name);
+  cs_argv_add(a, "%s", value);
 }
 
-void argv_free(argv_t *a) {
+void cs_argv_free(cs_argv *a) {
   for (int i = 0; i < a->n; i++) free(a->v[i]);
   a->n = 0;
-}
-
-int cs_make_tmpdir(char *out, size_t len) {
-  const char *base = getenv("TMPDIR");
-  snprintf(out, len, "%s/collsim.XXXXXX", base && *base ? base : "/tmp");
-  return mkdtemp(out) ? 0 : -1;
-}
-
-void cs_rm_tree(const char *dir) {
-  char cmd[4200];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd) != 0) fprintf(stderr, "collsim: could not remove %s\n", dir);
 }
 
 /* ---- interrupts: SIGINT/SIGTERM end the running jobs, the caller keeps what
@@ -130,12 +104,12 @@ static void signal_tree(pid_t pid, int sig) {
 
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
-int cs_run_jobs(job_t *jobs, int n, int parallel, void (*done)(job_t *, void *), void *ctx) {
+int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx) {
   int next = 0, running = 0, forwarded = 0;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
-      job_t *j = &jobs[next++];
+      cs_job *j = &jobs[next++];
       pid_t pid = fork();
       if (pid < 0) {
         perror("collsim: fork");
@@ -194,46 +168,46 @@ void cs_print_tail(const char *path, int lines) {
   for (int i = 0; i < lines; i++) free(buf[i]);
 }
 
-void cs_argv_smpirun(argv_t *a, int np, const char *xml, const char *hosts, int timing) {
-  argv_add(a, "smpirun");
-  argv_add(a, "-np");
-  argv_add(a, "%d", np);
-  argv_add(a, "-platform");
-  argv_add(a, "%s", xml);
-  argv_opt(a, "-hostfile", hosts);
-  argv_add(a, "-no-privatize");
-  argv_add(a, "--cfg=smpi/display-timing:no");
-  argv_add(a, "--log=root.thres:warning");
-  if (timing) {
-    char flags[1024];
-    cs_timing_flags(xml, timing == 2, flags, sizeof flags);
-    for (char *s = NULL, *t = strtok_r(flags, " ", &s); t; t = strtok_r(NULL, " ", &s))
-      argv_add(a, "%s", t);
+void cs_argv_smpirun(cs_argv *a, int np, const char *xml, const char *hosts, const char *flags) {
+  cs_argv_add(a, "smpirun");
+  cs_argv_add(a, "-np");
+  cs_argv_add(a, "%d", np);
+  cs_argv_add(a, "-platform");
+  cs_argv_add(a, "%s", xml);
+  cs_argv_opt(a, "-hostfile", hosts);
+  cs_argv_add(a, "-no-privatize");
+  cs_argv_add(a, "--cfg=smpi/display-timing:no");
+  cs_argv_add(a, "--log=root.thres:warning");
+  if (flags) {
+    char w[1024];
+    snprintf(w, sizeof w, "%s", flags);
+    for (char *s = NULL, *t = strtok_r(w, " ", &s); t; t = strtok_r(NULL, " ", &s))
+      cs_argv_add(a, "%s", t);
   } else {
     /* Detached (eager) sends pile up in a list SimGrid searches linearly:
      * rendezvous everywhere makes long check runs 5-10x faster. */
-    argv_add(a, "--cfg=smpi/send-is-detached-thresh:0");
+    cs_argv_add(a, "--cfg=smpi/send-is-detached-thresh:0");
   }
 }
 
-int cs_argv_smpi_algo(argv_t *a, int coll, const char *name, const char *cmd) {
+int cs_argv_smpi_algo(cs_argv *a, int coll, const char *name, const char *cmd) {
   (void)cmd;
   if (cs_smpi_check_name(stderr, (cs_coll)coll, name)) return -1;
   if (!strncmp(name, "lib:", 4))
-    argv_add(a, "--cfg=smpi/coll-selector:%s", name + 4);
+    cs_argv_add(a, "--cfg=smpi/coll-selector:%s", name + 4);
   else if (!strncmp(name, "native:", 7))
-    argv_add(a, "--cfg=smpi/%s:%s", cs_smpi_cfg_key((cs_coll)coll), name + 7);
+    cs_argv_add(a, "--cfg=smpi/%s:%s", cs_smpi_cfg_key((cs_coll)coll), name + 7);
   return 0;
 }
 
-void cs_argv_mpirun(argv_t *a, int np, const char *hostfile) {
-  argv_add(a, "mpirun");
-  argv_add(a, "--oversubscribe");
-  argv_add(a, "--allow-run-as-root");
-  argv_add(a, "--mca");
-  argv_add(a, "btl_vader_single_copy_mechanism");
-  argv_add(a, "none");
-  argv_opt(a, "--hostfile", hostfile);
-  argv_add(a, "-np");
-  argv_add(a, "%d", np);
+void cs_argv_mpirun(cs_argv *a, int np, const char *hostfile) {
+  cs_argv_add(a, "mpirun");
+  cs_argv_add(a, "--oversubscribe");
+  cs_argv_add(a, "--allow-run-as-root");
+  cs_argv_add(a, "--mca");
+  cs_argv_add(a, "btl_vader_single_copy_mechanism");
+  cs_argv_add(a, "none");
+  cs_argv_opt(a, "--hostfile", hostfile);
+  cs_argv_add(a, "-np");
+  cs_argv_add(a, "%d", np);
 }

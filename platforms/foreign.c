@@ -9,10 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "platgen.h"
+#include "files.h"
+#include "foreign.h"
+
+#ifndef COLLSIM_SOURCE_DIR
+#define COLLSIM_SOURCE_DIR "."
+#endif
 
 /* Natural order of host names: digit runs compare as numbers, so that
  * node-2 comes before node-10 (SimGrid lists hosts in plain name order). */
@@ -51,18 +56,17 @@ static int host_cmp(const void *x, const void *y) {
 }
 
 /* The hosts of a file `collsim platform` (or calibrate) wrote, unchanged
- * (cs_platform_read_generated): they follow from its collsim-model line
+ * (cs_platform_is_generated): they follow from its collsim-model line
  * (cs_platform_host_at), without starting SimGrid to read the file once more
  * before the simulation does (collsim-hosts: 0.25 s of CPU for theta's 4608
  * hosts, 0.2-0.3 s of every bench run at 8192 ranks). -1 for any other file. */
-static int generated_hosts(const char *xml, cs_host **out) {
-  cs_platform pl;
-  if (cs_platform_read_generated(xml, &pl) != 0) return -1;
-  int n = cs_platform_host_count(&pl);
+static int generated_hosts(const cs_platform_file *pf, cs_host **out) {
+  if (!pf->generated) return -1;
+  int n = cs_platform_host_count(&pf->model);
   cs_host *h = n > 0 ? malloc((size_t)n * sizeof *h) : NULL;
   if (!h) return -1;
   for (int i = 0; i < n; i++)
-    if (cs_platform_host_at(&pl, i, h[i].name, sizeof h[i].name, &h[i].cores, &h[i].speed)) {
+    if (cs_platform_host_at(&pf->model, i, h[i].name, sizeof h[i].name, &h[i].cores, &h[i].speed)) {
       free(h);
       return -1;
     }
@@ -70,13 +74,8 @@ static int generated_hosts(const char *xml, cs_host **out) {
   return n;
 }
 
-int cs_platform_hosts(const char *xml, cs_host **out) {
-  *out = NULL;
-  int g = generated_hosts(xml, out);
-  if (g > 0) {
-    qsort(*out, (size_t)g, sizeof **out, host_cmp);
-    return g;
-  }
+/* The hosts as SimGrid reads them (collsim-hosts); the count, or -1. */
+static int simgrid_hosts(const char *xml, cs_host **out) {
   char cmd[8400];
   snprintf(cmd, sizeof cmd, "'%s/collsim-hosts' '%s' 2>&1", cs_self_dir(), xml);
   FILE *p = popen(cmd, "r");
@@ -108,9 +107,40 @@ int cs_platform_hosts(const char *xml, cs_host **out) {
     free(h);
     return -1;
   }
-  qsort(h, (size_t)n, sizeof *h, host_cmp);
   *out = h;
   return n;
+}
+
+void cs_platform_load(cs_platform_file *pf, const char *xml) {
+  memset(pf, 0, sizeof *pf);
+  snprintf(pf->xml, sizeof pf->xml, "%s", xml);
+  char err[512];
+  pf->has_model = cs_platform_read(xml, &pf->model, err, sizeof err) == 0;
+  cs_platform g;
+  if (pf->has_model && cs_platform_is_generated(xml, &pf->model, &g) == 0) {
+    pf->generated = 1;
+    pf->model = g;
+  }
+}
+
+void cs_platform_file_free(cs_platform_file *pf) {
+  free(pf->hosts);
+  pf->hosts = NULL;
+  pf->nhosts = 0;
+}
+
+int cs_platform_hosts(cs_platform_file *pf, const cs_host **out) {
+  if (!pf->hosts) {
+    cs_host *h = NULL;
+    int n = generated_hosts(pf, &h);
+    if (n <= 0) n = simgrid_hosts(pf->xml, &h);
+    if (n < 0) return -1;
+    qsort(h, (size_t)n, sizeof *h, host_cmp);
+    pf->hosts = h;
+    pf->nhosts = n;
+  }
+  *out = pf->hosts;
+  return pf->nhosts;
 }
 
 /* Host lookup by name in an index of the hosts sorted by strcmp: a hostfile
@@ -134,10 +164,11 @@ static void remove_place_dir(void) {
   if (place_dir[0]) cs_rm_tree(place_dir);
 }
 
-int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, int np, int quiet,
-                   char *note, size_t notelen) {
-  cs_host *h;
-  int n = cs_platform_hosts(xml, &h);
+int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
+                   int quiet, char *note, size_t notelen) {
+  const char *xml = pf->xml;
+  const cs_host *h;
+  int n = cs_platform_hosts(pf, &h);
   if (n < 0) return -1;
   note[0] = '\0';
   int rc = 0;
@@ -151,13 +182,11 @@ int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, in
               "a hostfile (--hostfile H, lines 'host' or 'host:N' for N ranks on a host) to "
               "place more ranks per host, or use a larger platform\n",
               cmd, xml, n, cap, np);
-      free(h);
       return -1;
     }
     if (!place_dir[0]) {
       if (cs_make_tmpdir(place_dir, sizeof place_dir)) {
         perror("collsim: temporary directory");
-        free(h);
         return -1;
       }
       atexit(remove_place_dir);
@@ -167,7 +196,6 @@ int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, in
     FILE *f = fopen(hosts, "w");
     if (!f) {
       fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, hosts, strerror(errno));
-      free(h);
       return -1;
     }
     int placed = 0, used = 0;
@@ -193,7 +221,6 @@ int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, in
       fprintf(stderr, "collsim %s: cannot read the hostfile %s: %s\n", cmd, hosts,
               index ? strerror(errno) : "out of memory");
       free(index);
-      free(h);
       return -1;
     }
     for (int i = 0; i < n; i++) index[i] = &h[i];
@@ -251,23 +278,20 @@ int cs_place_ranks(const char *cmd, const char *xml, char *hosts, size_t len, in
               "shares the host's speed among them (local work gets slower)\n",
               cmd, hosts);
   }
-  free(h);
   return rc;
 }
 
-double cs_platform_gamma(const char *cmd, const char *xml, int quiet) {
-  cs_platform pl;
-  char err[512];
-  if (cs_platform_read(xml, &pl, err, sizeof err) == 0) return pl.gamma;
-  cs_host *h;
-  int n = cs_platform_hosts(xml, &h);
+double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet) {
+  const char *xml = pf->xml;
+  if (pf->has_model) return pf->model.gamma;
+  const cs_host *h;
+  int n = cs_platform_hosts(pf, &h);
   if (n < 0) return -1;
   double lo = h[0].speed, hi = h[0].speed;
   for (int i = 1; i < n; i++) {
     if (h[i].speed < lo) lo = h[i].speed;
     if (h[i].speed > hi) hi = h[i].speed;
   }
-  free(h);
   if (!quiet && !said_before("gamma", xml)) {
     if (lo == hi)
       fprintf(stderr,
@@ -290,9 +314,9 @@ double cs_platform_gamma(const char *cmd, const char *xml, int quiet) {
  * factors, cs_platform_smpirun_flags_for), or with keep_network SMPI's own network model and
  * protocol (the network/... settings and smpi/send-is-detached-thresh dropped; the deterministic
  * computation settings kept). */
-void cs_timing_flags(const char *xml, int keep_network, char *buf, size_t len) {
+void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len) {
   char all[1024];
-  snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_for(xml));
+  snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_of(pf->has_model ? &pf->model : NULL));
   size_t n = 0;
   buf[0] = '\0';
   for (char *s = NULL, *t = strtok_r(all, " ", &s); t; t = strtok_r(NULL, " ", &s)) {
@@ -301,4 +325,76 @@ void cs_timing_flags(const char *xml, int keep_network, char *buf, size_t len) {
       continue;
     n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", t);
   }
+}
+
+/* ---- platforms --------------------------------------------------------- */
+
+int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len) {
+  struct stat st;
+  if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
+    snprintf(xml, len, "%s", arg);
+  } else {
+    cs_platform pl;
+    char err[512];
+    if (strchr(arg, '/') == NULL && cs_platform_named(arg, &pl, err, sizeof err) == 0) {
+      snprintf(xml, len, "%s/platforms/%s.xml", COLLSIM_SOURCE_DIR, arg);
+    } else {
+      fprintf(stderr,
+              "collsim: platform '%s' is neither a file nor a named machine (hydra, irene, "
+              "theta, vsc3, bluewaters); write one with `collsim platform KIND --out F.xml "
+              "--hostfile F.hostfile`\n",
+              arg);
+      return -1;
+    }
+  }
+  if (hostfile) {
+    snprintf(hosts, len, "%s", hostfile);
+  } else {
+    size_t n = strlen(xml);
+    if (n > 4 && !strcmp(xml + n - 4, ".xml"))
+      snprintf(hosts, len, "%.*s.hostfile", (int)(n - 4), xml);
+    else
+      snprintf(hosts, len, "%s.hostfile", xml);
+  }
+  if (stat(hosts, &st) != 0) {
+    if (hostfile) {
+      fprintf(stderr, "collsim: no hostfile %s: %s\n", hosts, strerror(errno));
+      return -1;
+    }
+    hosts[0] = '\0'; /* the default placement (cs_place_ranks) */
+  }
+  return 0;
+}
+int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
+                            size_t len) {
+  /* Correctness runs: a contention-free abg platform, one rank per host; with
+   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes, one host node<N> with
+   * ppn cores each (the last node may be partly used), so that the kernel
+   * context and SMPI's node-aware algorithms see ppn ranks per node. */
+  snprintf(xml, len, "%s/check-%d-%d.xml", dir, np, ppn);
+  snprintf(hostfile, len, "%s/check-%d-%d.hosts", dir, np, ppn);
+  cs_platform pl;
+  char err[256];
+  if (cs_platform_init(ppn > 1 ? "maxrate" : "abg", &pl, err, sizeof err)) {
+    fprintf(stderr, "collsim: %s\n", err);
+    return -1;
+  }
+  pl.np = np;
+  pl.nodes = ppn > 1 ? (np + ppn - 1) / ppn : np;
+  pl.ppn = ppn > 1 ? ppn : 1;
+  if (cs_platform_check(&pl, err, sizeof err)) {
+    fprintf(stderr, "collsim: %s\n", err);
+    return -1;
+  }
+  int rc = cs_write_platform_files(&pl, xml, hostfile);
+  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s: %s\n", dir, strerror(errno));
+  return rc;
+}
+
+int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *hostfile) {
+  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
+  int rc = f && h ? cs_platform_write(f, h, pl) : -1;
+  if (f && fclose(f)) rc = -1;
+  if (h && fclose(h)) rc = -1;
+  return rc;
 }

@@ -1,14 +1,9 @@
-#include <errno.h>
+/* The lists that options take: sizes and process counts (run/lists.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "cli.h"
-#include "platgen.h"
+#include "lists.h"
 
 int cs_parse_np_list(const char *s, int *out, int max) {
   int n = 0;
@@ -47,40 +42,6 @@ bad:
       "collsim: --np '%s': expected a number, a range A-B or a list of them (e.g. 1-40,48,64)\n",
       s);
   return -1;
-}
-
-int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
-                            size_t len) {
-  /* Correctness runs: a contention-free abg platform, one rank per host; with
-   * ppn > 1 a max-rate platform of ceil(np / ppn) nodes, one host node<N> with
-   * ppn cores each (the last node may be partly used), so that the kernel
-   * context and SMPI's node-aware algorithms see ppn ranks per node. */
-  snprintf(xml, len, "%s/check-%d-%d.xml", dir, np, ppn);
-  snprintf(hostfile, len, "%s/check-%d-%d.hosts", dir, np, ppn);
-  cs_platform pl;
-  char err[256];
-  if (cs_platform_init(ppn > 1 ? "maxrate" : "abg", &pl, err, sizeof err)) {
-    fprintf(stderr, "collsim: %s\n", err);
-    return -1;
-  }
-  pl.np = np;
-  pl.nodes = ppn > 1 ? (np + ppn - 1) / ppn : np;
-  pl.ppn = ppn > 1 ? ppn : 1;
-  if (cs_platform_check(&pl, err, sizeof err)) {
-    fprintf(stderr, "collsim: %s\n", err);
-    return -1;
-  }
-  int rc = cs_write_platform_files(&pl, xml, hostfile);
-  if (rc) fprintf(stderr, "collsim: cannot write a platform in %s: %s\n", dir, strerror(errno));
-  return rc;
-}
-
-int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *hostfile) {
-  FILE *f = fopen(xml, "w"), *h = fopen(hostfile, "w");
-  int rc = f && h ? cs_platform_write(f, h, pl) : -1;
-  if (f && fclose(f)) rc = -1;
-  if (h && fclose(h)) rc = -1;
-  return rc;
 }
 
 /* The largest size --bytes takes (sizes are counted in longs, but a call's
@@ -167,39 +128,4 @@ bad:
           "(binary), ranges A-B[:xF|:+S] (default :x2), comma separated, e.g. 8,1K,1-16M:x4\n",
           s);
   return -1;
-}
-
-int cs_mkdir_p(const char *path) {
-  char d[4200];
-  snprintf(d, sizeof d, "%s", path);
-  for (char *c = d + 1; *c; c++)
-    if (*c == '/') {
-      *c = '\0';
-      if (mkdir(d, 0777) && errno != EEXIST) return -1;
-      *c = '/';
-    }
-  if (mkdir(d, 0777) && errno != EEXIST) return -1;
-  struct stat st;
-  return stat(d, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
-int cs_lock_output(const char *cmd, const char *path) {
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-    return -1;
-  }
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int e = errno;
-    close(fd);
-    if (e == EWOULDBLOCK)
-      fprintf(stderr,
-              "collsim %s: %s is being written by another collsim run (it holds the file's "
-              "lock); wait for that run to end, or give another --out\n",
-              cmd, path);
-    else
-      fprintf(stderr, "collsim %s: cannot lock %s: %s\n", cmd, path, strerror(e));
-    return -1;
-  }
-  return fd;
 }

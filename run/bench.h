@@ -1,25 +1,31 @@
-/* Timing runs and the models beside them: ./collsim bench, predict,
- * table1 (cli/bench.c, cli/predict.c), shared with guidelines and demo; and
- * the entry points of table1 and guidelines that demo calls. */
-#ifndef COLLSIM_CLI_BENCH_H
-#define COLLSIM_CLI_BENCH_H
+/* A timing run: the driver (sim/) started under smpirun on a platform or
+ * under mpirun, once per algorithm, for the sizes its CSV still lacks
+ * (resumable). ./collsim bench parses its options into a cs_bench_req
+ * (cli/bench.c); predict, table1, guidelines, validate and the demo fill
+ * one themselves. */
+#ifndef COLLSIM_RUN_BENCH_H
+#define COLLSIM_RUN_BENCH_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model.h"
-#include "platmodel.h"
+#include "foreign.h"
 #include "registry.h"
 #include "results.h"
 
 #define CS_MAX_SIZES 256
 #define CS_MAX_ALGOS 32
 
+/* The datatype of a run (--type): byte (MPI_BOR), int (MPI_SUM), double (MPI_MAX). */
+typedef enum { CS_BENCH_BYTE, CS_BENCH_INT, CS_BENCH_DOUBLE, CS_BENCH_NTYPES } cs_bench_type;
+extern const char *const cs_bench_type_name[CS_BENCH_NTYPES];
+/* --verify's values, indexed by cs_bench_req.verify. */
+extern const char *const cs_bench_verify_name[3];
+
 typedef struct {
-  const char *backend;         /* smpi or mpi */
+  int smpi;                    /* 1: SMPI on xml (default); 0: a real MPI under mpirun */
   char xml[4096], hosts[4096]; /* smpi: platform and hostfile */
   const char *hostfile;        /* as given */
-  int smpi;
   int np;
   cs_coll coll;
   const char *algos[CS_MAX_ALGOS];
@@ -27,7 +33,7 @@ typedef struct {
   long bytes[CS_MAX_SIZES];
   int nbytes;
   const char *out; /* NULL: print */
-  const char *type;
+  cs_bench_type type;
   int reps, warmup; /* -1: backend default */
   double time_limit;
   int root, inplace, redo, quiet, jobs, stats;
@@ -37,7 +43,7 @@ typedef struct {
    * would otherwise refuse. */
   int redo_foreign;
   const char *cfg;     /* extra smpirun options */
-  const char *layout;  /* NULL/"even", or "single": reduce_scatter with the root's block only */
+  int single;          /* 1: reduce_scatter with the root's block only (--layout single) */
   const char *samples; /* NULL, or a CSV the driver appends rep-level times to */
   int osu;             /* 0: CSV; 1: OSU-style table (Size, Avg Latency(us)); 2: with min, max,
                           iterations (--format osu, osu-full) */
@@ -54,6 +60,9 @@ typedef struct {
    * appended to probes_out with launch in its launch column (validate) */
   const char *probes, *probes_out;
   int launch;
+  /* smpi: xml as read already by the caller, who runs several benches on it
+   * (cs_platform_load); NULL: cs_bench_run reads xml itself. */
+  cs_platform_file *pf;
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);
@@ -63,35 +72,8 @@ int cs_bench_run(cs_bench_req *q);
  * earlier size of q moves the same (then it is run and reported once). */
 long cs_req_bytes(const cs_bench_req *q, int i);
 int cs_req_dup(const cs_bench_req *q, int i);
-
-/* ./collsim table1: Table I for np processes (formula, model, simulation on
- * an abg platform with alpha, beta, gamma), its CSV at csv (NULL: a
- * temporary file) and the Markdown table printed to out. */
-typedef struct {
-  int np;
-  const char *bytes, *csv;
-  double alpha, beta, gamma;
-  int nosim;
-} cs_table1_req;
-void cs_table1_defaults(cs_table1_req *t);
-int cs_table1_run(const cs_table1_req *t, FILE *out);
-
-/* ./collsim guidelines: both sides of every guideline timed (resumable bench
- * CSVs in out, a directory), guidelines.csv and violations.md written there,
- * the violations printed to out (the FILE). */
-typedef struct {
-  const char *platform, *hostfile, *bytes, *lib, *ours, *out, *backend;
-  int np, reps, redo, quiet;
-  int redo_foreign; /* as in cs_bench_req */
-  double tol, alpha;
-} cs_gl_opts;
-void cs_gl_opts_defaults(cs_gl_opts *o);
-int cs_guidelines_run(const cs_gl_opts *o, FILE *out);
-
-int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
+/* 0 if every name of algos is an algorithm of coll (or an SMPI selector),
+ * else -1 with the valid names. */
 int cs_check_algos(cs_coll coll, const char **algos, int n);
-int cs_bench_parse(int argc, char **argv, cs_bench_req *q, const char *cmd,
-                   int (*extra)(int, char **, int, void *), void *ctx, char *platform,
-                   size_t platlen);
 
 #endif

@@ -1,0 +1,406 @@
+/* ./collsim demo: the default study in one command. Table I at p = 33,
+ * timing runs on a hydra-like 8 x 4 machine and on an abg machine with
+ * p = 33, the performance guidelines on both, the plots, and a report
+ * linking them (results/demo/report.md). Resumes what a previous run
+ * finished unless --redo. */
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "demo.h"
+#include "files.h"
+#include "findings.h"
+#include "foreign.h"
+#include "guidelines_run.h"
+#include "lists.h"
+#include "platgen.h"
+#include "plot.h"
+#include "predict_run.h"
+#include "registry.h"
+#include "sizes.h"
+
+/* The names the demo's text gives algorithms, all from the registry: the
+ * non-native rows of coll in registry order, only those of family (NULL:
+ * any) and only those that collective `unless` has no row of (CS_NCOLL: no
+ * such test), joined by sep. */
+void cs_demo_names(char *buf, size_t len, cs_coll coll, const char *family, cs_coll unless,
+                   const char *sep) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < cs_nalgos && n < len; i++) {
+    const cs_algo_info *a = &cs_algos[i];
+    if (a->coll != coll || (a->flags & CS_NATIVE)) continue;
+    if (family && strcmp(a->family, family)) continue;
+    const cs_algo_info *o = unless < CS_NCOLL ? cs_algo_find(unless, a->name) : NULL;
+    if (o && !(o->flags & CS_NATIVE)) continue;
+    n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "", a->name);
+  }
+}
+
+/* The library side of the demo: the selectors SMPI reproduces from real
+ * libraries. SMPI's "default" selector is no library's (reduce to rank 0 +
+ * scatterv for reduce-scatter, far slower than any library at large sizes),
+ * so it is not shown beside them. */
+const char *const cs_demo_libs[CS_DEMO_NLIBS] = {"lib:ompi", "lib:mpich", "lib:mvapich2",
+                                                 "lib:impi"};
+
+static double t0;
+static double elapsed(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - t0;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* Writes the command line a step stands for into the log, as "$ collsim ...". */
+static void log_cmd(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_cmd(FILE *log, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(log, "$ collsim ");
+  vfprintf(log, fmt, ap);
+  fprintf(log, "\n");
+  va_end(ap);
+  fflush(log);
+}
+
+typedef struct {
+  const char *name, *kind;
+  int np;
+  char xml[4096], hosts[4096];
+} demo_plat;
+
+/* The report's summary (findings/findings.h): every bench CSV, labelled by
+ * its machine (the file names bench-<machine>-<collective>.csv), and each
+ * machine's guidelines. */
+static void demo_summary(FILE *md, const demo_plat *plats, int nplats, char (*csvs)[4300], int ncsv,
+                         char (*gdir)[4300]) {
+  const char *bench[16], *bm[16], *gl[8], *gm[8];
+  static char gcsv[8][4400];
+  int n = 0, ng = 0;
+  for (int i = 0; i < ncsv && n < 16; i++) {
+    bench[n] = csvs[i];
+    bm[n] = "?";
+    for (int k = 0; k < nplats; k++) {
+      char key[128];
+      snprintf(key, sizeof key, "/bench-%s-", plats[k].name);
+      if (strstr(csvs[i], key)) bm[n] = plats[k].name;
+    }
+    n++;
+  }
+  for (int k = 0; k < nplats && ng < 8; k++) {
+    snprintf(gcsv[ng], sizeof gcsv[ng], "%.4300s/guidelines.csv", gdir[k]);
+    gl[ng] = gcsv[ng];
+    gm[ng++] = plats[k].name;
+  }
+  cs_findings_summary_md(md, bench, bm, n, gl, gm, ng);
+}
+
+/* The report's comparison with the paper (findings/claims.def): per bench
+ * CSV, our algorithms' speedup over each library selector per size band,
+ * next to the paper's claims for that kind of machine. */
+static void demo_claims(FILE *md, const demo_plat *plats, int nplats, char (*csvs)[4300],
+                        int ncsv) {
+  static cs_bench_table tb;
+  static cs_bench_findings f;
+  fprintf(md,
+          "## Against the paper's claims\n\n"
+          "Each library selector's time over each of ours at the small, medium and large "
+          "sizes above, the algorithm the library ran there (`algo_ran`), and the "
+          "claims of Traeff et al. 2023 for that kind of machine (findings/claims.def) with "
+          "whether this simulation agrees.\n\n");
+  for (int i = 0; i < ncsv; i++)
+    for (int k = 0; k < nplats; k++) {
+      char key[128], err[4400];
+      snprintf(key, sizeof key, "/bench-%s-", plats[k].name);
+      if (!strstr(csvs[i], key)) continue;
+      if (cs_bench_table_read(csvs[i], &tb, err, sizeof err)) {
+        fprintf(md, "- %s: cannot read (%s)\n\n", csvs[i], err);
+        continue;
+      }
+      cs_bench_find(&tb, &f);
+      cs_findings_claims_md(md, plats[k].name, plats[k].kind, &tb, &f);
+    }
+}
+
+/* "8 B .. 2 MiB, 9 sizes": the sizes a bench CSV holds, as run. */
+static void demo_sizes_run(const char *csv, char *buf, size_t len) {
+  static cs_bench_table tb;
+  char err[4400], a[32], b[32];
+  if (cs_bench_table_read(csv, &tb, err, sizeof err)) {
+    snprintf(buf, len, "(no sizes: %.100s)", err);
+    return;
+  }
+  snprintf(buf, len, "%s .. %s, %d sizes (as run; the bytes column)",
+           cs_size_str((double)tb.bytes[0], a, sizeof a),
+           cs_size_str((double)tb.bytes[tb.nsizes - 1], b, sizeof b), tb.nsizes);
+}
+
+int cs_demo_run(const char *dir, int redo, int quick) {
+  t0 = 0;
+  t0 = elapsed();
+  if (cs_mkdir_p(dir)) {
+    fprintf(stderr, "collsim demo: cannot create %s: %s\n", dir, strerror(errno));
+    return 1;
+  }
+  char path[4300], logpath[4300];
+  snprintf(logpath, sizeof logpath, "%s/demo.log", dir);
+  FILE *log = fopen(logpath, "a");
+  if (!log) {
+    fprintf(stderr, "collsim demo: cannot write %s: %s\n", logpath, strerror(errno));
+    return 1;
+  }
+  int rc = 0;
+
+  /* 1. Table I at p = 33 */
+  char t1[4300];
+  snprintf(t1, sizeof t1, "%s/table1.csv", dir);
+  if (redo || !exists(t1)) {
+    fprintf(stderr, "[demo %5.1fs] 1/5 table1 --np 33 -> %s\n", elapsed(), t1);
+    cs_table1_req t;
+    cs_table1_defaults(&t);
+    t.np = 33;
+    t.csv = t1;
+    log_cmd(log, "table1 --np %d --csv %s", t.np, t1);
+    rc = cs_table1_run(&t, log);
+    if (rc) {
+      unlink(t1);
+      goto done;
+    }
+  } else {
+    fprintf(stderr, "[demo %5.1fs] 1/5 table1: reusing %s\n", elapsed(), t1);
+  }
+
+  /* 2. the platforms and the timing runs */
+  demo_plat plats[2] = {{"hydra8x4", "hydra", 32, "", ""}, {"abg33", "abg", 33, "", ""}};
+  for (int k = 0; k < 2; k++) {
+    demo_plat *p = &plats[k];
+    snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
+    snprintf(p->hosts, sizeof p->hosts, "%s/%s.hostfile", dir, p->name);
+    if (!exists(p->xml) || !exists(p->hosts)) {
+      cs_platform pl;
+      char err[512];
+      rc = cs_platform_init(p->kind, &pl, err, sizeof err);
+      if (k == 0) {
+        pl.nodes = 8;
+        pl.ppn = 4;
+        log_cmd(log, "platform %s --nodes %d --ppn %d --out %s --hostfile %s", p->kind, pl.nodes,
+                pl.ppn, p->xml, p->hosts);
+      } else {
+        pl.np = p->np;
+        log_cmd(log, "platform %s --np %d --out %s --hostfile %s", p->kind, pl.np, p->xml,
+                p->hosts);
+      }
+      if (!rc) rc = cs_platform_check(&pl, err, sizeof err);
+      if (!rc) rc = cs_write_platform_files(&pl, p->xml, p->hosts);
+      if (rc) {
+        fprintf(stderr, "collsim demo: could not write %s\n", p->xml);
+        goto done;
+      }
+    }
+  }
+  const char *sizes = quick ? "8,1K,64K,1M" : "8-4M:x4";
+  /* Each timed collective runs all of its registered algorithms (registry
+   * order) against libs. */
+  static const cs_coll runs[] = {CS_reduce_scatter_block, CS_allreduce};
+  char csvs[8][4300];
+  int ncsv = 0;
+  for (int k = 0; k < 2; k++)
+    for (int r = 0; r < 2; r++) {
+      demo_plat *p = &plats[k];
+      cs_bench_req q;
+      cs_bench_defaults(&q);
+      snprintf(q.xml, sizeof q.xml, "%s", p->xml);
+      snprintf(q.hosts, sizeof q.hosts, "%s", p->hosts);
+      q.np = p->np;
+      q.coll = runs[r];
+      q.nalgos = cs_algo_names(q.coll, q.algos, CS_MAX_ALGOS - CS_DEMO_NLIBS);
+      if (q.nalgos > CS_MAX_ALGOS - CS_DEMO_NLIBS) q.nalgos = CS_MAX_ALGOS - CS_DEMO_NLIBS;
+      for (int l = 0; l < CS_DEMO_NLIBS; l++) q.algos[q.nalgos++] = cs_demo_libs[l];
+      q.nbytes = cs_parse_sizes(sizes, q.bytes, CS_MAX_SIZES);
+      snprintf(csvs[ncsv], sizeof csvs[ncsv], "%s/bench-%s-%s.csv", dir, p->name,
+               cs_colls[q.coll].name);
+      q.out = csvs[ncsv++];
+      q.redo = redo;
+      q.redo_foreign = 1; /* the demo's own files: an older collsim's are run again */
+      q.quiet = 1;
+      fprintf(stderr, "[demo %5.1fs] 2/5 bench %s on %s (p = %d) -> %s\n", elapsed(),
+              cs_colls[q.coll].name, p->name, p->np, q.out);
+      rc = cs_bench_run(&q);
+      if (rc) goto done;
+    }
+
+  /* 3. the guidelines, at sizes p divides (so the _block forms count too) */
+  char gdir[2][4300];
+  for (int k = 0; k < 2; k++) {
+    demo_plat *p = &plats[k];
+    char bytes[128];
+    if (quick)
+      snprintf(bytes, sizeof bytes, "%d,%d", p->np * 32, p->np * 2048);
+    else
+      snprintf(bytes, sizeof bytes, "%d,%d,%d", p->np * 32, p->np * 2048, p->np * 32768);
+    snprintf(gdir[k], sizeof gdir[k], "%s/guidelines-%s", dir, p->name);
+    fprintf(stderr, "[demo %5.1fs] 3/5 guidelines on %s, m = %s -> %s\n", elapsed(), p->name, bytes,
+            gdir[k]);
+    cs_gl_opts g;
+    cs_gl_opts_defaults(&g);
+    g.platform = p->xml;
+    g.np = p->np;
+    g.lib = "ompi"; /* a real library's decisions, not SMPI's naive default */
+    g.nbytes = cs_parse_sizes(bytes, g.bytes, CS_MAX_SIZES);
+    g.out = gdir[k];
+    g.quiet = 1;
+    g.redo = redo;
+    g.redo_foreign = 1;
+    log_cmd(log, "guidelines --platform %s --np %d --bytes %s --lib %s --out %s --quiet%s",
+            g.platform, g.np, bytes, g.lib, g.out, redo ? " --redo" : "");
+    rc = cs_guidelines_run(&g, log);
+    if (rc) goto done;
+  }
+
+  /* 4. plots */
+  char plotdir[4300];
+  snprintf(plotdir, sizeof plotdir, "%s/plots", dir);
+  fprintf(stderr, "[demo %5.1fs] 4/5 plots -> %s\n", elapsed(), plotdir);
+  {
+    char gcsv[2][4400], cmdline[8 * 4400] = "";
+    const char *a[16];
+    int n = 0;
+    a[n++] = t1;
+    for (int i = 0; i < ncsv; i++) a[n++] = csvs[i];
+    for (int k = 0; k < 2; k++) {
+      snprintf(gcsv[k], sizeof gcsv[k], "%s/guidelines.csv", gdir[k]);
+      a[n++] = gcsv[k];
+    }
+    for (int i = 0, l = 0; i < n; i++)
+      l += snprintf(cmdline + l, sizeof cmdline - (size_t)l, " %s", a[i]);
+    log_cmd(log, "plot%s --out %s --format png", cmdline, plotdir);
+    int prc = cs_plot_files(a, n, plotdir, 1, 0, log);
+    if (prc)
+      fprintf(stderr, "collsim demo: plot exited %d (see %s); the report lists no pictures\n", prc,
+              logpath);
+  }
+
+  /* 5. the report */
+  snprintf(path, sizeof path, "%s/report.md", dir);
+  fprintf(stderr, "[demo %5.1fs] 5/5 report -> %s\n", elapsed(), path);
+  FILE *md = fopen(path, "w");
+  if (!md) {
+    rc = 1;
+    goto done;
+  }
+  fprintf(md,
+          "# collsim demo\n\n"
+          "Written by `collsim demo%s` (the log of every step: [demo.log](demo.log)).\n\n",
+          quick ? " --quick" : "");
+  demo_summary(md, plats, 2, csvs, ncsv, gdir);
+  demo_claims(md, plats, 2, csvs, ncsv);
+  /* The algorithms the text names, from the registry. The allreduce rows
+   * that reduce_scatter_block lacks are described with their parts, e.g.
+   * "X = reduce_scatter + allgatherv" for a composition. */
+  char rsb[256], more[512] = "", ours_ar[256];
+  cs_demo_names(rsb, sizeof rsb, CS_reduce_scatter_block, NULL, CS_NCOLL, ", ");
+  cs_demo_names(ours_ar, sizeof ours_ar, CS_allreduce, cs_first_family(), CS_NCOLL, " and ");
+  {
+    size_t n = 0;
+    for (int i = 0; i < cs_nalgos && n < sizeof more; i++) {
+      const cs_algo_info *a = &cs_algos[i];
+      const cs_algo_info *o = cs_algo_find(CS_reduce_scatter_block, a->name);
+      if (a->coll != CS_allreduce || (a->flags & CS_NATIVE) || (o && !(o->flags & CS_NATIVE)))
+        continue;
+      n += (size_t)snprintf(more + n, sizeof more - n, ", and %s", a->name);
+      char pb[256];
+      snprintf(pb, sizeof pb, "%s", a->parts);
+      const char *sep = " = ";
+      for (char *sv = NULL, *w = strtok_r(pb, " ", &sv); w && n < sizeof more;
+           w = strtok_r(NULL, " ", &sv), sep = " + ") {
+        w[strcspn(w, ":")] = '\0'; /* "reduce_scatter:x" -> "reduce_scatter" */
+        n += (size_t)snprintf(more + n, sizeof more - n, "%s%s", sep, w);
+      }
+    }
+  }
+  char sizes_run[128];
+  demo_sizes_run(csvs[0], sizes_run, sizeof sizes_run);
+  const cs_algo_info *base = cs_algo_baseline(CS_allreduce);
+  fprintf(md,
+          "## 1. Table I at p = 33\n\n[table1.csv](table1.csv): for each algorithm of the "
+          "%s paper's Table I, the paper's formula (`table1_s`), collsim's exact "
+          "round-by-round model (`model_s`) and SMPI's simulated time (`sim_s`) on an "
+          "alpha-beta-gamma machine (1 us, 10 GB/s, gamma 2.5e-10 s/byte) and their relative "
+          "error.\n\n",
+          cs_first_family());
+  fprintf(md,
+          "## 2. Timing runs\n\nTwo machines: [hydra8x4.xml](hydra8x4.xml) (hydra-like: 8 "
+          "nodes x 4 ranks, two lanes per node) and [abg33.xml](abg33.xml) (contention-free "
+          "alpha-beta-gamma, p = 33, not a power of two). Each CSV times our algorithms "
+          "(%s%s "
+          "for allreduce) against the selectors of real libraries as SMPI 3.32 reproduces "
+          "them: lib:ompi (Open MPI 4.1's decisions), lib:mpich, lib:mvapich2 and lib:impi, "
+          "m = %s. SMPI's own `default` selector is not shown: it is no library's (its "
+          "reduce-scatter is a reduce to rank 0 and a scatterv). Every (algorithm, size) was "
+          "checked against the check harness's formulas before it was timed; a wrong result "
+          "is a `# verify:` line of the CSV instead of a row:\n\n",
+          rsb, more, sizes_run);
+  for (int i = 0; i < ncsv; i++) {
+    const char *b = strrchr(csvs[i], '/');
+    fprintf(md, "- [%s](%s)\n", b + 1, b + 1);
+  }
+  fprintf(md,
+          "\nWhat each side pays (docs/library.md): our kernels pay gamma per byte for every "
+          "local reduction and copy; the library's reductions and copies are charged the "
+          "same (each CSV's first line says `lib_charge=reductions,copies`; columns "
+          "`reduced_bytes` and `copied_bytes` give the bytes of one call). Column "
+          "`algo_ran` names the algorithm SMPI ran for each library row (collsim reproduces "
+          "SMPI 3.32's selector decisions; mvapich2's two-level choices read "
+          "`ALGORITHM inter:X intra:Y`, from its reproduced rule only; "
+          "`automatic: chosen at run time` for SMPI's automatic selector, which runs every "
+          "algorithm in turn); the pictures' legends show where it changes.\n");
+  fprintf(md,
+          "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
+          "Allreduce) timed on both sides, once with the library (lib:ompi) and once "
+          "with our %s algorithms (the faster of %s for "
+          "allreduce), tolerance 5%%. Violations:\n\n",
+          cs_first_family(), ours_ar);
+  for (int k = 0; k < 2; k++) {
+    fprintf(md,
+            "- %s: [violations.md](guidelines-%s/violations.md), all comparisons in "
+            "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
+            plats[k].name, plats[k].name, plats[k].name);
+  }
+  fprintf(md,
+          "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
+          "divided by the baseline (%s for allreduce); speedup-*: the library's "
+          "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
+          "the two sides (violations circled).\n\n",
+          base ? base->name : "none");
+  {
+    char cmd[8800];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    char line[4096];
+    int any = 0;
+    while (ls && fgets(line, sizeof line, ls)) {
+      line[strcspn(line, "\n")] = '\0';
+      fprintf(md, "![%s](%s)\n\n", line + 6, line);
+      any = 1;
+    }
+    if (ls) pclose(ls);
+    if (!any) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
+  }
+  fclose(md);
+  printf("%s\n", path);
+done:
+  fprintf(stderr, "[demo %5.1fs] %s\n", elapsed(), rc ? "failed (see the log)" : "done");
+  fclose(log);
+  return rc;
+}

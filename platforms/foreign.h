@@ -1,0 +1,72 @@
+/* Any SimGrid platform, not only those collsim writes ("bring your own
+ * platform", docs/byo-platform.md): a platform file is read once per run into
+ * a cs_platform_file, and the placement of ranks, the gamma of local work and
+ * the smpirun settings of a timing run are taken from that description. */
+#ifndef COLLSIM_FOREIGN_H
+#define COLLSIM_FOREIGN_H
+
+#include <stddef.h>
+
+#include "platgen.h"
+
+typedef struct {
+  char name[256];
+  int cores;
+  double speed; /* flop/s */
+} cs_host;
+
+/* A platform file as one run sees it: its collsim-model line (when it has
+ * one), whether collsim wrote it unchanged, and its hosts in natural name
+ * order (node-2 before node-10), read when first needed: from the model
+ * line for a generated file, else from SimGrid (collsim-hosts). */
+typedef struct {
+  char xml[4096];
+  int has_model; /* model holds the file's collsim-model line */
+  int generated; /* the file is what cs_platform_write writes for model */
+  cs_platform model;
+  cs_host *hosts; /* NULL until read; malloc'ed */
+  int nhosts;
+} cs_platform_file;
+
+/* Reads xml's collsim-model line, if any (a file without one is still
+ * loaded: SimGrid reads it). No message; never fails. */
+void cs_platform_load(cs_platform_file *pf, const char *xml);
+void cs_platform_file_free(cs_platform_file *pf);
+
+/* The hosts of the platform (read when first asked); the count, or -1 with a
+ * message. */
+int cs_platform_hosts(cs_platform_file *pf, const cs_host **out);
+
+/* Places np ranks for smpirun on pf. hosts "" (no hostfile): the default
+ * placement, each host's cores in turn, hosts in natural name order, is
+ * written to a temporary hostfile whose path goes into hosts, and note says
+ * so. Otherwise the hostfile hosts ("host" or "host:N" lines) is checked:
+ * every name a host of pf, at least np ranks. 0, or -1 with a message. */
+int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
+                   int quiet, char *note, size_t notelen);
+
+/* The gamma (s/byte) of local work on pf: its collsim-model line's, or for
+ * any other platform 1 / host speed (the slowest host's), printed unless
+ * quiet. -1 if the platform cannot be read. */
+double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet);
+
+/* The smpirun settings of a timing run into buf: collsim's exact-timing
+ * flags, or with keep_network those without the network model settings. */
+void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len);
+
+/* A platform argument: a file, or a named machine (hydra, irene, theta,
+ * vsc3, bluewaters: platforms/NAME.xml); its hostfile: hostfile if given,
+ * else the file's .hostfile beside it, else "" (the default placement).
+ * 0, or -1 with a message. */
+int cs_resolve_platform(const char *arg, const char *hostfile, char *xml, char *hosts, size_t len);
+
+/* Writes a contention-free platform with at least np hosts and its
+ * hostfile into dir: one rank per host and node (ppn <= 1), or ppn ranks per
+ * node on hosts node<N>-<j>; returns 0 on success. */
+int cs_write_check_platform(const char *dir, int np, int ppn, char *xml, char *hostfile,
+                            size_t len);
+
+/* Writes platform pl into the files xml and hostfile; 0 on success. */
+int cs_write_platform_files(const cs_platform *pl, const char *xml, const char *hostfile);
+
+#endif

@@ -1,0 +1,44 @@
+/* Pictures from collsim's CSV files (docs/csv.md): every row read and
+ * checked, the data split into one small data file per series, and the
+ * gnuplot scripts of plots/ drawing PNG and SVG from them (plots/plot.c). */
+#ifndef COLLSIM_PLOT_H
+#define COLLSIM_PLOT_H
+
+#include <stdio.h>
+
+/* The kinds of picture (plots/README.md). */
+typedef enum {
+  CS_PLOT_TIME,
+  CS_PLOT_NORM,
+  CS_PLOT_MODEL,
+  CS_PLOT_SPEEDUP,
+  CS_PLOT_VALIDATE,
+  CS_PLOT_GUIDE,
+  CS_PLOT_NKINDS
+} cs_plot_kind;
+extern const char *const cs_plot_kind_name[CS_PLOT_NKINDS];
+
+typedef struct {
+  const char *out;      /* the directory the pictures go to */
+  const char *baseline; /* what normalized pictures divide by (NULL: the registry's) */
+  const char *data;     /* keep the data files in DATA/<picture>/ (NULL: a temporary dir) */
+  /* per kind: 0 not drawn, 1 asked for (an error if no input fits it), 2 drawn
+   * where an input fits it */
+  int want[CS_PLOT_NKINDS];
+  int png, svg;
+  int errorbars; /* 0 minmax, 1 ci, 2 none */
+  FILE *printed; /* where the path of every picture written goes */
+} cs_plot_opts;
+
+/* results/plots, png and svg, every kind that fits, paths to stdout. */
+void cs_plot_defaults(cs_plot_opts *o);
+/* Reads and checks the files csv[0..n), plans and draws. Nothing is drawn
+ * unless every file was read without error. 0 all drawn, 1 gnuplot missing
+ * or failed, 2 bad input. */
+int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int n);
+/* cs_plot_run with the defaults but outdir, png, svg and out. */
+int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, int svg, FILE *out);
+/* Writes the registry's default baselines, e.g. "X for allreduce". */
+void cs_plot_print_baselines(FILE *f);
+
+#endif

@@ -1,0 +1,17 @@
+/* The lists that options take, for the front door and for runs that build
+ * their own (the demo): sizes and process counts. */
+#ifndef COLLSIM_LISTS_H
+#define COLLSIM_LISTS_H
+
+#include <stddef.h>
+
+/* Parses "1-40", "2,5,33", "1-16,33,48": fills out (sorted as given) and
+ * returns the count, or -1 with a message. */
+int cs_parse_np_list(const char *s, int *out, int max);
+
+/* Parses sizes: "1K", "16M", "8,1K,1M", "1-16M:x2" (geometric, the
+ * default), "0-4096:+512" (arithmetic). Returns the count or -1 with a
+ * message. */
+int cs_parse_sizes(const char *s, long *out, int max);
+
+#endif
