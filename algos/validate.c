@@ -262,6 +262,7 @@ int cs_validate(cs_coll coll, const cs_args *x, char *why, size_t len) {
     CHECK(reduction_op(x->op, x->dt, why, len));
     return side(x->dt, x->count, "the", why, len);
   case CS_allgather:
+  case CS_alltoall: /* the same checks, in Open MPI's order */
     CHECK(side(x->recvtype, x->recvcount, "the receive", why, len));
     if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
     if (x->sendbuf != IP) {

@@ -558,6 +558,11 @@ static int run_case(const ccase *c, MPI_Comm comm, char *msg, size_t msglen) {
     rn = chi = n * p;
     x.sendcount = x.recvcount = (int)n;
     break;
+  case CS_alltoall:
+    sn = n * p;
+    rn = chi = n * p;
+    x.sendcount = x.recvcount = (int)n;
+    break;
   case CS_allgatherv:
     sn = counts[r];
     rn = chi = layout_extent(p, counts, displs);
@@ -647,6 +652,15 @@ static int run_case(const ccase *c, MPI_Comm comm, char *msg, size_t msglen) {
       fill_input(c->type, r, 0, n, sbuf);
     if (c->coll == CS_allgather || isroot)
       for (int j = 0; j < p; j++) fill_input(c->type, j, 0, n, ebuf + n * j * E);
+    break;
+  case CS_alltoall:
+    /* rank r's send vector is its p blocks (block j for rank j, global
+     * index n j + i); its block j of the result is rank j's block r */
+    if (inplace_here)
+      fill_inplace(c->type, r, 0, n * p, rbuf);
+    else
+      fill_input(c->type, r, 0, n * p, sbuf);
+    for (int j = 0; j < p; j++) fill_input(c->type, j, n * r, n, ebuf + n * j * E);
     break;
   case CS_allgatherv:
   case CS_gatherv:

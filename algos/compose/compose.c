@@ -64,6 +64,7 @@
 #define CS_PIECE_DECL_bcast                 CS_NO_PIECE
 #define CS_PIECE_DECL_scan                  CS_NO_PIECE
 #define CS_PIECE_DECL_exscan                CS_NO_PIECE
+#define CS_PIECE_DECL_alltoall              CS_NO_PIECE
 #define CS_PIECE_ENTRY_allreduce            CS_NO_PIECE
 #define CS_PIECE_ENTRY_reduce               CS_NO_PIECE
 #define CS_PIECE_ENTRY_reduce_scatter_block CS_NO_PIECE
@@ -74,6 +75,7 @@
 #define CS_PIECE_ENTRY_bcast                CS_NO_PIECE
 #define CS_PIECE_ENTRY_scan                 CS_NO_PIECE
 #define CS_PIECE_ENTRY_exscan               CS_NO_PIECE
+#define CS_PIECE_ENTRY_alltoall             CS_NO_PIECE
 
 #define CS_ALGO(coll, name, family, flags, formula, parts, ref) CS_PIECE_DECL_##coll(name)
 #include "../registry.def"

@@ -223,6 +223,7 @@ int csrec_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
 #define MPI_Scatterv             csrec_scatterv
 #define MPI_Scan                 csrec_scan
 #define MPI_Exscan               csrec_exscan
+#define MPI_Alltoall             csrec_alltoall
 int csrec_reduce(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c);
 int csrec_reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op,
                                MPI_Comm c);
@@ -240,6 +241,8 @@ int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st
                    MPI_Datatype rt, int root, MPI_Comm c);
 int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
 int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+int csrec_alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                   MPI_Comm c);
 
 /* ---- for algos/local.c (recording branches) and models/record.c -------- */
 

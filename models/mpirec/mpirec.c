@@ -1463,6 +1463,12 @@ int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_
   return unsupported("MPI_Exscan");
 }
 
+int csrec_alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                   MPI_Comm c) {
+  (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)c;
+  return unsupported("MPI_Alltoall");
+}
+
 /* ---- running a case ------------------------------------------------------- */
 
 /* The body of every coroutine: the rank's main, then the cleanup of its
