@@ -374,6 +374,12 @@ static const known_defect known_defects[] = {
     {1, CS_reduce_scatter, -1, "native:ompi_basic_recursivehalving",
      "SMPI 3.32 reduce_scatter ompi_basic_recursivehalving returns wrong data for uneven blocks "
      "(e.g. one non-empty block; some uneven layouts abort the simulation)"},
+    {1, CS_alltoall, -1, "native:2dmesh",
+     "SMPI 3.32 alltoall 2dmesh returns wrong data for some p (seen for 5 and 7; right for 2, 3, 4, "
+     "6, 8, 9, 12, 16)"},
+    {1, CS_alltoall, -1, "native:pair_rma",
+     "SMPI 3.32 alltoall pair_rma returns wrong data (p = 2, 4, 8, 16; other p abort the "
+     "simulation)"},
 };
 
 static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, const char *name,
@@ -483,6 +489,10 @@ static const char *known_crash(const ccase *c, int p) {
       c->type == T_VEC && p >= 16 && !(p >= 64 && !(p & (p - 1))))
     return "SMPI 3.32 MPI_Allreduce dies of SIGFPE for count 0 with a derived datatype "
            "(seen for every p in 16..63 and 65..100 tried; not for p < 16, 64, 128): not run";
+  if (c->coll == CS_alltoall && (c->algo->flags & CS_NATIVE) && (p & (p - 1)) &&
+      !strncmp(c->algo_name, "native:pair", 11))
+    return "SMPI 3.32's alltoall pair algorithms (pair, pair_rma, pair_*_barrier) abort the "
+           "simulation when p is not a power of two: not run";
 #else
   (void)c;
   (void)p;
