@@ -20,7 +20,10 @@
  * the circulant reduce-scatter and allgather rows (Sec. III-G), and
  * circulant_rsg (reduce) the reduce-scatter row plus a gather of q alpha +
  * beta (p-1)/p m (the allgather row's communication). Table I has
- * no rows for gather and scatter, so they get none here.
+ * no rows for gather and scatter, so they get none here. Not in Table I:
+ * the pairwise alltoall (Thakur, Rabenseifner, Gropp 2005, MPICH's
+ * long-message alltoall), (p-1) alpha + beta (p-1)/p m + gamma m/p (the own
+ * block's copy; exact for equal blocks not in place).
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
  */
@@ -82,6 +85,11 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
                 : a + b * m / P + Q * a + b * (twoq - 1) * 2 * m / P + a + b * m + g * m;
       return 0;
     case CS_F_bruck: *t = Q * a + b * vol + g * m; return 0;
+    default: return -1;
+    }
+  case CS_alltoall: /* Thakur, Rabenseifner, Gropp 2005 */
+    switch (f) {
+    case CS_F_pairwise: *t = (P - 1) * a + b * vol + g * m / P; return 0;
     default: return -1;
     }
   default: return -1;
