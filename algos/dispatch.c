@@ -110,8 +110,8 @@ static __attribute__((noinline)) int admit(const cs_algo_info *a, const cs_args 
  * per collective, call_<C>, generated from the call column of its colls.def
  * row (MPI's arguments from x, in MPI's order), and their table. */
 #define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
-  static int call_##id(cs_fn f, const cs_args *x, const cs_ctx *ctx) {           \
-    return f.id(CS_UNPAREN call, ctx);                                           \
+  static int call_##id(cs_fn f, const cs_args *x, const cs_ctx *ctx) {             \
+    return f.id(CS_UNPAREN call, ctx);                                             \
   }
 #include "colls.def"
 #undef CS_COLL

@@ -609,10 +609,10 @@ static int serve(cs_coll c, cs_args *x) {
  * exscan today) are wrapped too: a setting is reported and a future
  * registry line is served. */
 #define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
-  EXPORT int MPI_##Name(CS_MPI_##id) {                                           \
-    cs_args args = {CS_UNPAREN init}, *x = &args;                                \
-    int rc = serve(CS_##id, x);                                                  \
-    return rc != DEFER ? rc : PMPI_##Name(CS_UNPAREN call);                      \
+  EXPORT int MPI_##Name(CS_MPI_##id) {                                             \
+    cs_args args = {CS_UNPAREN init}, *x = &args;                                  \
+    int rc = serve(CS_##id, x);                                                    \
+    return rc != DEFER ? rc : PMPI_##Name(CS_UNPAREN call);                        \
   }
 #include "../algos/colls.def"
 #undef CS_COLL

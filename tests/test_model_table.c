@@ -149,10 +149,13 @@ static int check(const char *file, const char *colls, int sample) {
 }
 
 int main(int argc, char **argv) {
-  if ((argc == 2 || argc == 3) && !strcmp(argv[1], "print")) return print(argc == 3 ? argv[2] : NULL);
+  if ((argc == 2 || argc == 3) && !strcmp(argv[1], "print"))
+    return print(argc == 3 ? argv[2] : NULL);
   if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "check") &&
       (argc < 5 || !strcmp(argv[4], "sample")))
     return check(argv[2], argc >= 4 ? argv[3] : NULL, argc == 5);
-  fprintf(stderr, "usage: test_model_table print [COLL,COLL...] | check FILE [COLL,COLL...|all [sample]]\n");
+  fprintf(
+      stderr,
+      "usage: test_model_table print [COLL,COLL...] | check FILE [COLL,COLL...|all [sample]]\n");
   return 2;
 }

@@ -9,10 +9,10 @@
 #include "../collsim.h"
 
 #define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
-  int cs_##id##_native CS_PARAMS_##id {                                          \
-    (void)ctx;                                                                   \
-    const cs_args args = {CS_UNPAREN init}, *x = &args;                          \
-    return MPI_##Name(CS_UNPAREN call);                                          \
+  int cs_##id##_native CS_PARAMS_##id {                                            \
+    (void)ctx;                                                                     \
+    const cs_args args = {CS_UNPAREN init}, *x = &args;                            \
+    return MPI_##Name(CS_UNPAREN call);                                            \
   }
 #include "../colls.def"
 #undef CS_COLL
