@@ -1408,8 +1408,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
                    * the default types are int (plain data) and vec (a
                    * derived type with gaps); double and byte move the same
                    * bytes. --type int,double,byte,vec runs them all. */
-                  if (ci == CS_alltoall && p > 16 && !types_given &&
-                      (t == T_DOUBLE || t == T_BYTE))
+                  if (ci == CS_alltoall && p > 16 && !types_given && (t == T_DOUBLE || t == T_BYTE))
                     continue;
                   /* ops do not matter for data movement: int and byte
                    * cover vec's work except the gaps, so all types run */
