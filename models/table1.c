@@ -23,7 +23,8 @@
  * no rows for gather and scatter, so they get none here. Not in Table I:
  * the pairwise alltoall (Thakur, Rabenseifner, Gropp 2005, MPICH's
  * long-message alltoall), (p-1) alpha + beta (p-1)/p m + gamma m/p (the own
- * block's copy; exact for equal blocks not in place).
+ * block's copy; exact for equal blocks not in place; 0 for m = 0: no
+ * message).
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
  */
@@ -89,7 +90,9 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
     }
   case CS_alltoall: /* Thakur, Rabenseifner, Gropp 2005 */
     switch (f) {
-    case CS_F_pairwise: *t = (P - 1) * a + b * vol + g * m / P; return 0;
+    case CS_F_pairwise: /* empty blocks: no message at all */
+      *t = m > 0 ? (P - 1) * a + b * vol + g * m / P : 0;
+      return 0;
     default: return -1;
     }
   default: return -1;
