@@ -12,41 +12,13 @@
 #include "ctx.h"
 #include "registry.h"
 
-#define CS_PARAMS_allreduce                                                                  \
-  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
-   const cs_ctx *ctx)
-#define CS_PARAMS_reduce                                                                \
-  (const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, \
-   MPI_Comm comm, const cs_ctx *ctx)
-#define CS_PARAMS_reduce_scatter_block                                                           \
-  (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, \
-   const cs_ctx *ctx)
-#define CS_PARAMS_reduce_scatter                                                           \
-  (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype dt, MPI_Op op, \
-   MPI_Comm comm, const cs_ctx *ctx)
-#define CS_PARAMS_allgather                                                                 \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
-   MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx)
-#define CS_PARAMS_allgatherv                                                         \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,         \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, \
-   const cs_ctx *ctx)
-#define CS_PARAMS_gather                                                                    \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, \
-   MPI_Datatype recvtype, int root, MPI_Comm comm, const cs_ctx *ctx)
-#define CS_PARAMS_gatherv                                                                      \
-  (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,                   \
-   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, \
-   const cs_ctx *ctx)
-#define CS_PARAMS_scatter CS_PARAMS_gather
-#define CS_PARAMS_scatterv                                                                 \
-  (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, \
-   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,           \
-   const cs_ctx *ctx)
-#define CS_PARAMS_bcast \
-  (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, const cs_ctx *ctx)
-#define CS_PARAMS_scan   CS_PARAMS_allreduce
-#define CS_PARAMS_exscan CS_PARAMS_allreduce
+/* The kernel signature of collective C, CS_PARAMS_<C> (MPI's parameters of
+ * MPI_<Name> and a trailing const cs_ctx *ctx), is defined with the
+ * collective's row in colls.def (included by registry.h above). */
+
+/* A parenthesized list without its parentheses (colls.def's init and call
+ * columns). */
+#define CS_UNPAREN(...) __VA_ARGS__
 
 /* Prototypes of all kernels, from the registry's CS_ALGO rows. The
  * CS_COMPOSE rows have no function of their own: the dispatcher runs the
@@ -62,7 +34,7 @@ typedef struct {
   const void *sendbuf;
   void *recvbuf;
   int count;                /* allreduce, reduce, reduce_scatter_block, bcast, scan, exscan */
-  int sendcount, recvcount; /* allgather(v), gather(v), scatter(v) */
+  int sendcount, recvcount; /* allgather(v), gather(v), scatter(v), alltoall */
   MPI_Datatype dt, sendtype, recvtype;
   const int *counts, *displs; /* reduce_scatter, allgatherv, gatherv, scatterv */
   MPI_Op op;

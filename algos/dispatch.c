@@ -8,7 +8,8 @@
 #include "kernel.h"
 
 typedef union {
-#define CS_COLL(id, mpi, reduces, rooted, inplace) int(*id) CS_PARAMS_##id;
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  int(*id) CS_PARAMS_##id;
 #include "colls.def"
 #undef CS_COLL
 } cs_fn;
@@ -105,6 +106,23 @@ static __attribute__((noinline)) int admit(const cs_algo_info *a, const cs_args 
   return MPI_SUCCESS;
 }
 
+/* The call of a kernel of collective C with x's arguments: one function
+ * per collective, call_<C>, generated from the call column of its colls.def
+ * row (MPI's arguments from x, in MPI's order), and their table. */
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  static int call_##id(cs_fn f, const cs_args *x, const cs_ctx *ctx) {             \
+    return f.id(CS_UNPAREN call, ctx);                                             \
+  }
+#include "colls.def"
+#undef CS_COLL
+
+static int (*const callers[CS_NCOLL])(cs_fn, const cs_args *, const cs_ctx *) = {
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  [CS_##id] = call_##id,
+#include "colls.def"
+#undef CS_COLL
+};
+
 static int run(const cs_algo_info *a, const cs_args *x) {
   const cs_fn f = fns[a->index];
   CS_CHECK(admit(a, x));
@@ -112,38 +130,7 @@ static int run(const cs_algo_info *a, const cs_args *x) {
   const cs_ctx *ctx = x->ctx;
   if (!ctx && (a->flags & CS_NODE_AWARE)) CS_CHECK(cs_ctx_get(x->comm, &ctx));
   if (a->parts[0]) return cs_compose_run(a, x, ctx);
-  switch (a->coll) {
-  case CS_allreduce:
-    return f.allreduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
-  case CS_reduce:
-    return f.reduce(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->root, x->comm, ctx);
-  case CS_reduce_scatter_block:
-    return f.reduce_scatter_block(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
-  case CS_reduce_scatter:
-    return f.reduce_scatter(x->sendbuf, x->recvbuf, x->counts, x->dt, x->op, x->comm, ctx);
-  case CS_allgather:
-    return f.allgather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
-                       x->comm, ctx);
-  case CS_allgatherv:
-    return f.allgatherv(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->counts, x->displs,
-                        x->recvtype, x->comm, ctx);
-  case CS_gather:
-    return f.gather(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
-                    x->root, x->comm, ctx);
-  case CS_gatherv:
-    return f.gatherv(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->counts, x->displs,
-                     x->recvtype, x->root, x->comm, ctx);
-  case CS_scatter:
-    return f.scatter(x->sendbuf, x->sendcount, x->sendtype, x->recvbuf, x->recvcount, x->recvtype,
-                     x->root, x->comm, ctx);
-  case CS_scatterv:
-    return f.scatterv(x->sendbuf, x->counts, x->displs, x->sendtype, x->recvbuf, x->recvcount,
-                      x->recvtype, x->root, x->comm, ctx);
-  case CS_bcast: return f.bcast(x->recvbuf, x->count, x->dt, x->root, x->comm, ctx);
-  case CS_scan: return f.scan(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
-  case CS_exscan: return f.exscan(x->sendbuf, x->recvbuf, x->count, x->dt, x->op, x->comm, ctx);
-  default: return MPI_ERR_ARG;
-  }
+  return callers[a->coll](f, x, ctx);
 }
 
 /* Every call of a kernel ends with its local work charged (algos/local.c
@@ -171,16 +158,19 @@ int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, voi
   x->counts = counts;
   x->displs = displs;
   x->count = x->sendcount = x->recvcount = (int)count;
-  switch (coll) {
-  case CS_allgatherv:
-  case CS_gatherv: x->sendcount = counts[r]; break;
-  case CS_scatterv: x->recvcount = counts[r]; break;
-  default: break;
+  /* The own block of a split data-movement collective (allgatherv,
+   * gatherv: sent; scatterv: received). */
+  const cs_coll_info *ci = &cs_colls[coll];
+  if (ci->shape == CS_SHAPE_SPLIT && !ci->reduces) {
+    if (ci->in_place == CS_IP_ROOT_RECV)
+      x->recvcount = counts[r];
+    else
+      x->sendcount = counts[r];
   }
   /* Rooted collectives: MPI_IN_PLACE only at the root, where scatter(v)
    * takes it as recvbuf. */
-  if (inplace && cs_colls[coll].in_place == 2 && r != root) x->sendbuf = sbuf;
-  if (inplace && (coll == CS_scatter || coll == CS_scatterv) && r == root) {
+  if (inplace && ci->in_place != CS_IP_ALL && r != root) x->sendbuf = sbuf;
+  if (inplace && ci->in_place == CS_IP_ROOT_RECV && r == root) {
     x->sendbuf = sbuf;
     x->recvbuf = MPI_IN_PLACE;
   }

@@ -3,7 +3,8 @@
 #include <string.h>
 
 const cs_coll_info cs_colls[CS_NCOLL] = {
-#define CS_COLL(id, mpi, reduces, rooted, inplace) {#id, mpi, reduces, rooted, inplace},
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  {#id, "MPI_" #Name, reduces, rooted, in_place, shape, size_from},
 #include "colls.def"
 #undef CS_COLL
 };

@@ -7,15 +7,26 @@
 #include <stdio.h>
 
 typedef enum {
-#define CS_COLL(id, mpi, reduces, rooted, inplace) CS_##id,
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) CS_##id,
 #include "colls.def"
 #undef CS_COLL
   CS_NCOLL
 } cs_coll;
 
+/* Where MPI allows MPI_IN_PLACE (colls.def): never, as sendbuf on every
+ * rank, as sendbuf at the root only, as recvbuf at the root only (scatter). */
+enum { CS_IP_NONE, CS_IP_ALL, CS_IP_ROOT, CS_IP_ROOT_RECV };
+/* What a size m means (algos/sizes.h). */
+typedef enum { CS_SHAPE_VECTOR, CS_SHAPE_BLOCKS, CS_SHAPE_SPLIT } cs_shape;
+/* Which arguments of a call give its size on a process (colls.def). */
+enum { CS_SZ_DT, CS_SZ_RECV, CS_SZ_GATHER, CS_SZ_SCATTER, CS_SZ_ROOT };
+
+/* One row of colls.def. */
 typedef struct {
   const char *name, *mpi_name;
-  int reduces, rooted, in_place; /* in_place: 0 never, 1 all ranks, 2 root only */
+  int reduces, rooted, in_place; /* in_place: CS_IP_* */
+  cs_shape shape;
+  int size_from; /* CS_SZ_* */
 } cs_coll_info;
 
 /* Row flags (registry.def): CS_COMMUTATIVE = needs a commutative op;

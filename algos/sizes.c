@@ -5,19 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-cs_shape cs_coll_shape(cs_coll coll) {
-  switch (coll) {
-  case CS_reduce_scatter_block:
-  case CS_allgather:
-  case CS_gather:
-  case CS_scatter: return CS_SHAPE_BLOCKS;
-  case CS_reduce_scatter:
-  case CS_allgatherv:
-  case CS_gatherv:
-  case CS_scatterv: return CS_SHAPE_SPLIT;
-  default: return CS_SHAPE_VECTOR;
-  }
-}
+cs_shape cs_coll_shape(cs_coll coll) { return cs_colls[coll].shape; }
 
 long cs_size_elems(cs_coll coll, int p, long m, int size) {
   long elems = size > 0 ? m / size : 0;

@@ -3,9 +3,11 @@
  *
  * A size m is the total message size of a collective in bytes (docs/csv.md
  * "bytes"). By the shape of the collective:
+ * The shape of each collective is a column of algos/colls.def.
  *  - vector collectives (allreduce, reduce, bcast, scan, exscan) move a
  *    vector of m bytes: the count of a call is m / size elements;
- *  - block collectives (reduce_scatter_block, allgather, gather, scatter)
+ *  - block collectives (reduce_scatter_block, allgather, gather, scatter,
+ *    alltoall)
  *    use p blocks of floor(m / p) bytes and report p floor(m / p): the count
  *    of a call is the block, floor(floor(m / size) / p) elements;
  *  - split collectives (reduce_scatter and the v-collectives) spread m over
@@ -27,9 +29,8 @@
  * intercepts, and the platform comments state it. */
 #define CS_SMPI_ENVELOPE 16
 
-typedef enum { CS_SHAPE_VECTOR, CS_SHAPE_BLOCKS, CS_SHAPE_SPLIT } cs_shape;
-
-/* The shape of a collective (above). */
+/* The shape of a collective (above; cs_shape is in registry.h, the shape
+ * column of algos/colls.def). */
 cs_shape cs_coll_shape(cs_coll coll);
 
 /* Elements of the whole collective for size m bytes and elements of size

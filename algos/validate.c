@@ -210,105 +210,162 @@ static int reduction_op(MPI_Op op, MPI_Datatype dt, char *why, size_t len) {
     if (rc_ != MPI_SUCCESS) return rc_; \
   } while (0)
 
+/* MPI's checks of each collective, one function per collective reached
+ * through a table generated from algos/colls.def (a collective without its
+ * function does not compile): validate_<C>(coll, x, p, r, why, len), on
+ * this process's arguments; the root's range is checked before them. */
+typedef int validate_fn(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len);
+#define IP MPI_IN_PLACE
+
+static int validate_allreduce(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  (void)coll, (void)p, (void)r;
+  CHECK(reduction_op(x->op, x->dt, why, len));
+  if (x->recvbuf == IP) FAIL(MPI_ERR_BUFFER, "MPI_IN_PLACE as recvbuf");
+  if (x->sendbuf == x->recvbuf && x->count > 1)
+    FAIL(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+  return side(x->dt, x->count, "the", why, len);
+}
+
+static int validate_reduce(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  (void)coll;
+  const int isroot = r == x->root;
+  CHECK(reduction_op(x->op, x->dt, why, len));
+  if (!isroot && x->sendbuf == IP)
+    FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as sendbuf on a process that is not the root");
+  if (isroot && x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  if (isroot && x->sendbuf == x->recvbuf && x->count != 0)
+    FAIL(MPI_ERR_ARG, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+  CHECK(side(x->dt, x->count, "the", why, len));
+  if (x->root < 0 || x->root >= p)
+    FAIL(MPI_ERR_ROOT, "root %d is not a rank of the communicator (0 .. %d)", x->root, p - 1);
+  return MPI_SUCCESS;
+}
+
+static int validate_reduce_scatter_block(cs_coll coll, const cs_args *x, int p, int r, char *why,
+                                         size_t len) {
+  (void)coll, (void)p, (void)r;
+  CHECK(reduction_op(x->op, x->dt, why, len));
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  return side(x->dt, x->count, "the", why, len);
+}
+
+static int validate_reduce_scatter(cs_coll coll, const cs_args *x, int p, int r, char *why,
+                                   size_t len) {
+  (void)coll, (void)r;
+  CHECK(reduction_op(x->op, x->dt, why, len));
+  if (!x->counts) FAIL(MPI_ERR_COUNT, "recvcounts is NULL");
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  CHECK(counts_ok(x->counts, p, "recvcounts", why, len));
+  return side(x->dt, 0, "the", why, len);
+}
+
+static int validate_scan(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  (void)coll, (void)p, (void)r;
+  if (x->op == MPI_OP_NULL) FAIL(MPI_ERR_OP, "the op is MPI_OP_NULL");
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  CHECK(reduction_op(x->op, x->dt, why, len));
+  return side(x->dt, x->count, "the", why, len);
+}
+
+static int validate_exscan(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  return validate_scan(coll, x, p, r, why, len);
+}
+
+/* allgather and alltoall: the same checks, in Open MPI's order. */
+static int validate_allgather(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  (void)coll, (void)p, (void)r;
+  CHECK(side(x->recvtype, x->recvcount, "the receive", why, len));
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  if (x->sendbuf != IP) {
+    CHECK(side(x->sendtype, x->sendcount, "the send", why, len));
+    CHECK(same_bytes(x->sendcount, x->sendtype, x->recvcount, x->recvtype, why, len));
+  }
+  return MPI_SUCCESS;
+}
+
+static int validate_alltoall(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  return validate_allgather(coll, x, p, r, why, len);
+}
+
+static int validate_allgatherv(cs_coll coll, const cs_args *x, int p, int r, char *why,
+                               size_t len) {
+  (void)coll;
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
+  if (x->recvtype == MPI_DATATYPE_NULL) FAIL(MPI_ERR_TYPE, "the receive type is MPI_DATATYPE_NULL");
+  if (x->sendbuf != IP) CHECK(side(x->sendtype, x->sendcount, "the send", why, len));
+  CHECK(counts_ok(x->counts, p, "recvcounts", why, len));
+  if (!x->displs) FAIL(MPI_ERR_BUFFER, "displs is NULL");
+  if (x->sendbuf != IP)
+    CHECK(same_bytes(x->sendcount, x->sendtype, x->counts[r], x->recvtype, why, len));
+  return MPI_SUCCESS;
+}
+
+/* gather(v) and scatter(v): the side every process has (gather: send,
+ * scatter: receive) and the root's side, which MPI_IN_PLACE may replace at
+ * the root only. */
+static int validate_gather(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  const int isroot = r == x->root;
+  const int gat = cs_colls[coll].in_place != CS_IP_ROOT_RECV;
+  const int vec = cs_colls[coll].shape == CS_SHAPE_SPLIT;
+  const void *own = gat ? x->sendbuf : x->recvbuf, *at_root = gat ? x->recvbuf : x->sendbuf;
+  MPI_Datatype ot = gat ? x->sendtype : x->recvtype, rt = gat ? x->recvtype : x->sendtype;
+  long long oc = gat ? x->sendcount : x->recvcount, rc = gat ? x->recvcount : x->sendcount;
+  const char *oname = gat ? "the send" : "the receive", *rname = gat ? "the receive" : "the send";
+  if ((!isroot && own == IP) || (isroot && at_root == IP))
+    FAIL(MPI_ERR_ARG, "MPI_IN_PLACE %s",
+         isroot ? "where the root's data must be" : "on a process that is not the root");
+  if (own != IP) CHECK(side(ot, oc, oname, why, len));
+  if (!isroot) return MPI_SUCCESS;
+  if (vec) {
+    if (!x->displs) FAIL(MPI_ERR_ARG, "displs is NULL");
+    CHECK(counts_ok(x->counts, p, gat ? "recvcounts" : "sendcounts", why, len));
+    CHECK(side(rt, 0, rname, why, len));
+    rc = x->counts[r];
+  } else {
+    CHECK(side(rt, rc, rname, why, len));
+  }
+  return own != IP ? same_bytes(oc, ot, rc, rt, why, len) : MPI_SUCCESS;
+}
+
+static int validate_gatherv(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  return validate_gather(coll, x, p, r, why, len);
+}
+static int validate_scatter(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  return validate_gather(coll, x, p, r, why, len);
+}
+static int validate_scatterv(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  return validate_gather(coll, x, p, r, why, len);
+}
+
+static int validate_bcast(cs_coll coll, const cs_args *x, int p, int r, char *why, size_t len) {
+  (void)coll, (void)p, (void)r;
+  if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as the buffer");
+  return side(x->dt, x->count, "the", why, len);
+}
+
+static validate_fn *const validators[CS_NCOLL] = {
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  [CS_##id] = validate_##id,
+#include "colls.def"
+#undef CS_COLL
+};
+
 int cs_validate(cs_coll coll, const cs_args *x, char *why, size_t len) {
   int p, r;
   MPI_Comm_size(x->comm, &p);
   MPI_Comm_rank(x->comm, &r);
   if (why && len) why[0] = '\0';
-  const void *IP = MPI_IN_PLACE;
-  const int isroot = r == x->root, rooted = cs_colls[coll].rooted;
-  if (rooted && (x->root < 0 || x->root >= p) && coll != CS_reduce) {
+  if (cs_colls[coll].rooted && (x->root < 0 || x->root >= p) && coll != CS_reduce) {
     /* Open MPI checks the root first for these (after MPI_IN_PLACE, which
-     * a root out of range cannot make wrong on a non-root). */
-    if ((coll == CS_gather || coll == CS_gatherv) && x->sendbuf == IP)
+     * a root out of range cannot make wrong on a non-root): on the buffer
+     * that MPI_IN_PLACE may replace at the root. */
+    const int ip = cs_colls[coll].in_place;
+    if (ip == CS_IP_ROOT && x->sendbuf == IP)
       FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as sendbuf on a process that is not the root");
-    if ((coll == CS_scatter || coll == CS_scatterv) && x->recvbuf == IP)
+    if (ip == CS_IP_ROOT_RECV && x->recvbuf == IP)
       FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf on a process that is not the root");
-    if (coll == CS_bcast && x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as the buffer");
+    if (ip == CS_IP_NONE && x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as the buffer");
     FAIL(MPI_ERR_ROOT, "root %d is not a rank of the communicator (0 .. %d)", x->root, p - 1);
   }
-  switch (coll) {
-  case CS_allreduce:
-    CHECK(reduction_op(x->op, x->dt, why, len));
-    if (x->recvbuf == IP) FAIL(MPI_ERR_BUFFER, "MPI_IN_PLACE as recvbuf");
-    if (x->sendbuf == x->recvbuf && x->count > 1)
-      FAIL(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-    return side(x->dt, x->count, "the", why, len);
-  case CS_reduce:
-    CHECK(reduction_op(x->op, x->dt, why, len));
-    if (!isroot && x->sendbuf == IP)
-      FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as sendbuf on a process that is not the root");
-    if (isroot && x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    if (isroot && x->sendbuf == x->recvbuf && x->count != 0)
-      FAIL(MPI_ERR_ARG, "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-    CHECK(side(x->dt, x->count, "the", why, len));
-    if (x->root < 0 || x->root >= p)
-      FAIL(MPI_ERR_ROOT, "root %d is not a rank of the communicator (0 .. %d)", x->root, p - 1);
-    return MPI_SUCCESS;
-  case CS_reduce_scatter_block:
-    CHECK(reduction_op(x->op, x->dt, why, len));
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    return side(x->dt, x->count, "the", why, len);
-  case CS_reduce_scatter:
-    CHECK(reduction_op(x->op, x->dt, why, len));
-    if (!x->counts) FAIL(MPI_ERR_COUNT, "recvcounts is NULL");
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    CHECK(counts_ok(x->counts, p, "recvcounts", why, len));
-    return side(x->dt, 0, "the", why, len);
-  case CS_scan:
-  case CS_exscan:
-    if (x->op == MPI_OP_NULL) FAIL(MPI_ERR_OP, "the op is MPI_OP_NULL");
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    CHECK(reduction_op(x->op, x->dt, why, len));
-    return side(x->dt, x->count, "the", why, len);
-  case CS_allgather:
-    CHECK(side(x->recvtype, x->recvcount, "the receive", why, len));
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    if (x->sendbuf != IP) {
-      CHECK(side(x->sendtype, x->sendcount, "the send", why, len));
-      CHECK(same_bytes(x->sendcount, x->sendtype, x->recvcount, x->recvtype, why, len));
-    }
-    return MPI_SUCCESS;
-  case CS_allgatherv:
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as recvbuf");
-    if (x->recvtype == MPI_DATATYPE_NULL)
-      FAIL(MPI_ERR_TYPE, "the receive type is MPI_DATATYPE_NULL");
-    if (x->sendbuf != IP) CHECK(side(x->sendtype, x->sendcount, "the send", why, len));
-    CHECK(counts_ok(x->counts, p, "recvcounts", why, len));
-    if (!x->displs) FAIL(MPI_ERR_BUFFER, "displs is NULL");
-    if (x->sendbuf != IP)
-      CHECK(same_bytes(x->sendcount, x->sendtype, x->counts[r], x->recvtype, why, len));
-    return MPI_SUCCESS;
-  case CS_gather:
-  case CS_gatherv:
-  case CS_scatter:
-  case CS_scatterv: {
-    /* The side every process has (gather: send, scatter: receive) and the
-     * root's side, which MPI_IN_PLACE may replace at the root only. */
-    const int gat = coll == CS_gather || coll == CS_gatherv;
-    const int vec = coll == CS_gatherv || coll == CS_scatterv;
-    const void *own = gat ? x->sendbuf : x->recvbuf, *at_root = gat ? x->recvbuf : x->sendbuf;
-    MPI_Datatype ot = gat ? x->sendtype : x->recvtype, rt = gat ? x->recvtype : x->sendtype;
-    long long oc = gat ? x->sendcount : x->recvcount, rc = gat ? x->recvcount : x->sendcount;
-    const char *oname = gat ? "the send" : "the receive", *rname = gat ? "the receive" : "the send";
-    if ((!isroot && own == IP) || (isroot && at_root == IP))
-      FAIL(MPI_ERR_ARG, "MPI_IN_PLACE %s",
-           isroot ? "where the root's data must be" : "on a process that is not the root");
-    if (own != IP) CHECK(side(ot, oc, oname, why, len));
-    if (!isroot) return MPI_SUCCESS;
-    if (vec) {
-      if (!x->displs) FAIL(MPI_ERR_ARG, "displs is NULL");
-      CHECK(counts_ok(x->counts, p, gat ? "recvcounts" : "sendcounts", why, len));
-      CHECK(side(rt, 0, rname, why, len));
-      rc = x->counts[r];
-    } else {
-      CHECK(side(rt, rc, rname, why, len));
-    }
-    return own != IP ? same_bytes(oc, ot, rc, rt, why, len) : MPI_SUCCESS;
-  }
-  case CS_bcast:
-    if (x->recvbuf == IP) FAIL(MPI_ERR_ARG, "MPI_IN_PLACE as the buffer");
-    return side(x->dt, x->count, "the", why, len);
-  default: return MPI_SUCCESS;
-  }
+  return validators[coll](coll, x, p, r, why, len);
 }

@@ -23,6 +23,7 @@
 #include "../algos/collsim.h"
 #include "../algos/ctx.h"
 #include "../algos/kernel.h"
+#include "../algos/sizes.h"
 #include "mpirec/mpirec.h"
 #include "record.h"
 
@@ -211,9 +212,7 @@ int cs_record_case(const cs_case *c, int ppn, cs_prog *g, char *err, size_t errl
   }
   int p = c->p;
   cs_coll k = c->coll;
-  int block =
-      k == CS_reduce_scatter_block || k == CS_allgather || k == CS_gather || k == CS_scatter;
-  int split = k == CS_reduce_scatter || k == CS_allgatherv || k == CS_gatherv || k == CS_scatterv;
+  int block = cs_coll_shape(k) == CS_SHAPE_BLOCKS, split = cs_coll_shape(k) == CS_SHAPE_SPLIT;
   long elems = c->bytes; /* MPI_BYTE */
   long count = block ? elems / p : elems, total = block ? count * p : elems;
   if (total > INT_MAX) {

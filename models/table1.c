@@ -22,6 +22,10 @@
  * beta (p-1)/p m (the allgather row's communication). Table I has
  * no rows for gather and scatter, so they get none here. The binomial tree
  * broadcast (a standard column Table I does not print) is q (alpha + beta m).
+ * Not in Table I either: the pairwise alltoall (Thakur, Rabenseifner, Gropp
+ * 2005, MPICH's long-message alltoall), (p-1) alpha + beta (p-1)/p m + gamma
+ * m/p (the own block's copy; exact for equal blocks not in place; 0 for m = 0:
+ * no message).
  * Every message also carries the model's envelope: alpha is replaced by
  * alpha + beta envelope.
  */
@@ -88,6 +92,13 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
   case CS_bcast:
     switch (f) {
     case CS_F_binomial: *t = Q * (a + b * m); return 0;
+    default: return -1;
+    }
+  case CS_alltoall: /* Thakur, Rabenseifner, Gropp 2005 */
+    switch (f) {
+    case CS_F_pairwise: /* empty blocks: no message at all */
+      *t = m > 0 ? (P - 1) * a + b * vol + g * m / P : 0;
+      return 0;
     default: return -1;
     }
   default: return -1;

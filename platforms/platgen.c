@@ -773,7 +773,7 @@ static void write_header(FILE *f, const cs_platform *pl) {
           "   | rank j: inj link (Rb) to the NIC       |\n"
           "   |         loc link to the memory router  |\n"
           "   +========================================+\n",
-          pl->lanes > 1 ? "the lanes of a node are joined pairwise by links of bandwidth Rx."
+          pl->lanes > 1 ? "the lanes of a node are joined in pairs by links of bandwidth Rx."
                         : "one lane per node.",
           pl->lanes > 1 ? " (one per lane; a node has lanes NICs)" : "");
     }

@@ -13,7 +13,7 @@
  *                             of algos/colls.def in upper case: ALLREDUCE,
  *                             REDUCE, REDUCE_SCATTER_BLOCK, REDUCE_SCATTER,
  *                             ALLGATHER, ALLGATHERV, GATHER, GATHERV, SCATTER,
- *                             SCATTERV, BCAST, SCAN, EXSCAN); a name from
+ *                             SCATTERV, BCAST, SCAN, EXSCAN, ALLTOALL); a name from
  *                             algos/registry.def. Unset, empty or "native":
  *                             the library's own collective.
  *   COLLSIM_<COLL>_MIN_BYTES  use the algorithm only when the total message
@@ -190,7 +190,7 @@ static long long parse_bytes(const char *v) {
 }
 
 /* Collectives whose total size only the root knows. */
-static int size_known_everywhere(cs_coll c) { return c != CS_gatherv && c != CS_scatterv; }
+static int size_known_everywhere(cs_coll c) { return cs_colls[c].size_from != CS_SZ_ROOT; }
 
 static void valid_names(cs_coll c, char *buf, size_t n) {
   buf[0] = '\0';
@@ -483,33 +483,23 @@ static long long sum_counts(const int *counts, int p, int *neg) {
 static int call_size(cs_coll c, const cs_args *x, int p, int r, long long *bytes,
                      long long *elems) {
   long long n = 0, sz = 0;
-  int neg = 0;
+  int neg = 0, side; /* -1: count and dt; 1: the receive side; 0: the send side */
   /* The total in elements (algos/sizes.h): the count for vector collectives,
-   * p blocks for block collectives, the sum of the counts for split ones. */
-  switch (c) {
-  case CS_allreduce:
-  case CS_reduce:
-  case CS_bcast:
-  case CS_scan:
-  case CS_exscan:
-  case CS_reduce_scatter_block: n = cs_size_total(c, p, x->count), sz = type_size(x->dt); break;
-  case CS_reduce_scatter: n = sum_counts(x->counts, p, &neg), sz = type_size(x->dt); break;
-  case CS_allgather: n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype); break;
-  case CS_allgatherv: n = sum_counts(x->counts, p, &neg), sz = type_size(x->recvtype); break;
-  case CS_gather:
-    if (r == x->root)
-      n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype);
-    else
-      n = cs_size_total(c, p, x->sendcount), sz = type_size(x->sendtype);
-    break;
-  case CS_scatter:
-    if (r == x->root)
-      n = cs_size_total(c, p, x->sendcount), sz = type_size(x->sendtype);
-    else
-      n = cs_size_total(c, p, x->recvcount), sz = type_size(x->recvtype);
-    break;
+   * p blocks for block collectives, the sum of the counts for split ones;
+   * read from the arguments the row's size_from column names. */
+  switch (cs_colls[c].size_from) {
+  case CS_SZ_DT: side = -1; break;
+  case CS_SZ_RECV: side = 1; break;
+  case CS_SZ_GATHER: side = r == x->root; break;
+  case CS_SZ_SCATTER: side = r != x->root; break;
   default: return 3;
   }
+  long long count = side < 0 ? x->count : side ? x->recvcount : x->sendcount;
+  sz = type_size(side < 0 ? x->dt : side ? x->recvtype : x->sendtype);
+  if (cs_coll_shape(c) == CS_SHAPE_SPLIT)
+    n = sum_counts(x->counts, p, &neg);
+  else
+    n = cs_size_total(c, p, count);
   if (neg || n < 0) return 1;
   if (sz < 0) return 2;
   *elems = n;
@@ -611,134 +601,21 @@ static int serve(cs_coll c, cs_args *x) {
 
 /* ---- the wrappers --------------------------------------------------------- */
 
-/* Each wrapper fills cs_args from its arguments, lets serve() run the
- * configured algorithm, and defers to the library (PMPI_) otherwise. The
- * collectives that share MPI's signature share one definition. */
-#define SERVE(id, pmpi_call)   \
-  int rc = serve(CS_##id, &x); \
-  return rc != DEFER ? rc : pmpi_call
-
-/* (sendbuf, recvbuf, count, datatype, op, comm) */
-#define WRAP_REDUCTION(Name, id)                                                                   \
-  EXPORT int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, \
-                        MPI_Comm comm) {                                                           \
-    cs_args x = {                                                                                  \
-        .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count, .dt = dt, .op = op, .comm = comm}; \
-    SERVE(id, PMPI_##Name(sendbuf, recvbuf, count, dt, op, comm));                                 \
+/* MPI_<Name> of every collective of algos/colls.def, generated from its
+ * row: the wrapper fills cs_args from its arguments (the row's init
+ * column), lets serve() run the configured algorithm, and otherwise calls
+ * the library's PMPI_<Name> with the same arguments (the call column).
+ * Collectives without a registered algorithm besides native (bcast, scan,
+ * exscan today) are wrapped too: a setting is reported and a future
+ * registry line is served. */
+#define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
+  EXPORT int MPI_##Name(CS_MPI_##id) {                                             \
+    cs_args args = {CS_UNPAREN init}, *x = &args;                                  \
+    int rc = serve(CS_##id, x);                                                    \
+    return rc != DEFER ? rc : PMPI_##Name(CS_UNPAREN call);                        \
   }
-WRAP_REDUCTION(Allreduce, allreduce)
-WRAP_REDUCTION(Reduce_scatter_block, reduce_scatter_block)
-WRAP_REDUCTION(Scan, scan)
-WRAP_REDUCTION(Exscan, exscan)
-
-/* (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm) */
-#define WRAP_ROOTED_BLOCKS(Name, id)                                                              \
-  EXPORT int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, \
-                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {          \
-    cs_args x = {.sendbuf = sendbuf,                                                              \
-                 .sendcount = sendcount,                                                          \
-                 .sendtype = sendtype,                                                            \
-                 .recvbuf = recvbuf,                                                              \
-                 .recvcount = recvcount,                                                          \
-                 .recvtype = recvtype,                                                            \
-                 .root = root,                                                                    \
-                 .comm = comm};                                                                   \
-    SERVE(id,                                                                                     \
-          PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));   \
-  }
-WRAP_ROOTED_BLOCKS(Gather, gather)
-WRAP_ROOTED_BLOCKS(Scatter, scatter)
-
-EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                      int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .recvbuf = recvbuf,
-               .count = count,
-               .dt = dt,
-               .op = op,
-               .root = root,
-               .comm = comm};
-  SERVE(reduce, PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm));
-}
-
-EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .recvbuf = recvbuf,
-               .counts = recvcounts,
-               .dt = dt,
-               .op = op,
-               .comm = comm};
-  SERVE(reduce_scatter, PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op, comm));
-}
-
-EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .sendcount = sendcount,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .recvcount = recvcount,
-               .recvtype = recvtype,
-               .comm = comm};
-  SERVE(allgather,
-        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
-}
-
-EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                          MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .sendcount = sendcount,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .counts = recvcounts,
-               .displs = displs,
-               .recvtype = recvtype,
-               .comm = comm};
-  SERVE(allgatherv,
-        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
-}
-
-EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                       MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .sendcount = sendcount,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .counts = recvcounts,
-               .displs = displs,
-               .recvtype = recvtype,
-               .root = root,
-               .comm = comm};
-  SERVE(gatherv, PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                              root, comm));
-}
-
-EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                        int root, MPI_Comm comm) {
-  cs_args x = {.sendbuf = sendbuf,
-               .counts = sendcounts,
-               .displs = displs,
-               .sendtype = sendtype,
-               .recvbuf = recvbuf,
-               .recvcount = recvcount,
-               .recvtype = recvtype,
-               .root = root,
-               .comm = comm};
-  SERVE(scatterv, PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                                root, comm));
-}
-
-/* bcast (like scan and exscan above) has no registered algorithm besides
- * native today: wrapped so that a setting is reported and a future registry
- * line is served. */
-EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
-  cs_args x = {.recvbuf = buf, .count = count, .dt = dt, .root = root, .comm = comm};
-  SERVE(bcast, PMPI_Bcast(buf, count, dt, root, comm));
-}
+#include "../algos/colls.def"
+#undef CS_COLL
 
 /* ---- MPI_Init and MPI_Finalize ------------------------------------------------ */
 

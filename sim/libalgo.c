@@ -497,7 +497,12 @@ static const struct {
                  {CS_allgather, "rhv"},
                  {CS_reduce, "scatter_gather"},
                  {CS_reduce_scatter, "mpich_noncomm"},
-                 {CS_reduce_scatter_block, "mpich_noncomm"}};
+                 {CS_reduce_scatter_block, "mpich_noncomm"},
+                 {CS_alltoall, "pair"},
+                 {CS_alltoall, "pair_rma"},
+                 {CS_alltoall, "pair_light_barrier"},
+                 {CS_alltoall, "pair_mpi_barrier"},
+                 {CS_alltoall, "pair_one_barrier"}};
 
 const char *cs_lib_algo_aborts(cs_coll coll, const char *name, int p) {
   /* lib:mvapich2 reduce runs it above 1 MiB (p <= 512): found when its

@@ -242,6 +242,7 @@ int csrec_comm_delete_attr(MPI_Comm comm, int keyval);
 #define MPI_Scatterv             csrec_scatterv
 #define MPI_Scan                 csrec_scan
 #define MPI_Exscan               csrec_exscan
+#define MPI_Alltoall             csrec_alltoall
 int csrec_barrier(MPI_Comm comm);
 int csrec_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
 int csrec_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
@@ -265,6 +266,8 @@ int csrec_scatterv(const void *s, const int sn[], const int d[], MPI_Datatype st
                    MPI_Datatype rt, int root, MPI_Comm c);
 int csrec_scan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
 int csrec_exscan(const void *s, void *r, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+int csrec_alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+                   MPI_Comm c);
 
 /* The priced forms of the setup collectives (libcoll.c). */
 int csrec_lib_barrier(MPI_Comm comm);

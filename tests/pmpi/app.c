@@ -1,6 +1,6 @@
 /* An ordinary MPI application, knowing nothing of collsim, for the PMPI test
  * (tests/pmpi/run.sh): it calls the collectives collsim has algorithms for
- * (and bcast, scan), with MPI_IN_PLACE, irregular and zero counts, several
+ * (alltoall too, and bcast, scan), with MPI_IN_PLACE, irregular and zero counts, several
  * roots, derived datatypes with gaps, a commutative and a non-commutative
  * user op, a split communicator, an intercommunicator and a wildcard receive
  * pending across a collective, and prints one line per case with a digest of every rank's
@@ -339,6 +339,30 @@ static void scatterv_int(int root) {
   free(d);
 }
 
+/* p blocks of n ints each way; in place: the send data in the receive
+ * buffer. */
+static void alltoall_int(int n, int inplace) {
+  long tot = (long)p * n;
+  int *s = input(tot), *d = ints(tot, -3);
+  if (inplace) memcpy(d, s, sizeof(int) * (size_t)tot);
+  int rc = MPI_Alltoall(inplace ? MPI_IN_PLACE : s, n, MPI_INT, d, n, MPI_INT, MPI_COMM_WORLD);
+  char name[64];
+  snprintf(name, sizeof name, "alltoall int n=%d%s", n, inplace ? " in-place" : "");
+  report(name, fnv(start(rc), d, sizeof(int) * (size_t)tot));
+  free(s);
+  free(d);
+}
+
+/* 2 MPI_INT per block sent, received as 2 strided_t (every other int: the
+ * gaps must stay untouched). */
+static void alltoall_strided(void) {
+  int *s = input(2L * p), *e = ints(4L * p, -5);
+  int rc = MPI_Alltoall(s, 2, MPI_INT, e, 2, strided_t, MPI_COMM_WORLD);
+  report("alltoall strided type", fnv(start(rc), e, sizeof(int) * 4 * (size_t)p));
+  free(s);
+  free(e);
+}
+
 static void bcast_int(int n, int root) {
   int *b = r == root ? input(n) : ints(n, 0);
   int rc = MPI_Bcast(b, n, MPI_INT, root, MPI_COMM_WORLD);
@@ -413,6 +437,10 @@ int main(int argc, char **argv) {
     scatterv_int(one);
     bcast_int(17, one);
     scan_int();
+    alltoall_int(3, 0);
+    alltoall_int(3, 1);
+    alltoall_int(0, 0);
+    alltoall_strided();
   }
 
   MPI_Op_free(&vec_op);
