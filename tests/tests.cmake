@@ -207,8 +207,10 @@ add_test(NAME verify_bench COMMAND bash ${T}/verify_bench.sh ${CLI})
 # the files' network/optim:Full is there for).
 add_test(NAME library_nodes COMMAND bash ${T}/library_nodes.sh ${CLI})
 
-# The demo compares against real libraries' selectors, not SMPI's default.
-add_test(NAME demo_libs COMMAND bash ${T}/demo_libs.sh ${CLI})
+# The demo compares against real libraries' selectors, not SMPI's default:
+# checked in the CSVs demo_quick's run leaves (its fixture, guidelines.cmake).
+add_test(NAME demo_libs COMMAND bash ${T}/demo_libs.sh ${CLI} ${CMAKE_BINARY_DIR}/demo_quick)
+set_tests_properties(demo_libs PROPERTIES FIXTURES_REQUIRED demo_out)
 # Fair comparisons with the library (docs/library.md):
 # lib_selector: collsim's reproduction of SMPI 3.32's selectors
 # (sim/libalgo.c) names the algorithm lib:SEL ran, proven by equal simulated
