@@ -10,9 +10,8 @@
  *   backends/smpi.c    collsim-smpi (simulated time, SMPI_SHARED_MALLOC)
  *   backends/mpirec.c  the model library collsim_core (recorded work)
  *   backends/mpi.c     collsim-mpi, libcollsim-pmpi.so (real work only)
- * Every backend defines every function below, and cs_local_flush and
- * cs_shared_scratch of algos/kernel.h; nothing in algos/ knows which one it
- * is linked with. */
+ * Every backend defines every function below, and cs_shared_scratch of
+ * algos/kernel.h; nothing in algos/ knows which one it is linked with. */
 #ifndef COLLSIM_BACKEND_H
 #define COLLSIM_BACKEND_H
 
@@ -22,9 +21,12 @@
 #include "pwcost.h"
 
 /* Local work of `bytes` bytes of a kind done by the calling process
- * (cs_work of pwcost.h; nothing for bytes <= 0). It may be batched until
- * cs_local_flush (algos/kernel.h). */
+ * (cs_work of pwcost.h; nothing for bytes <= 0). A backend may batch it:
+ * then it counts the processes with work pending in cs_local_pending
+ * (algos/kernel.h), and cs_backend_flush, called by cs_local_flush only
+ * while that count is not 0, charges the calling process's pending work. */
 void cs_backend_charge(double bytes, cs_work kind);
+void cs_backend_flush(void);
 
 /* A temporary buffer of at least `bytes` bytes (> 0) whose contents mean
  * nothing (algos/local.c asks only when cs_shared_buffers is set), or NULL

@@ -9,8 +9,9 @@
 
 void cs_backend_charge(double bytes, cs_work kind) { csrec_charge(bytes, kind); }
 
-/* Recorded work is not batched: each charge is one record, in order. */
-void cs_local_flush(void) {}
+/* Recorded work is not batched: each charge is one record, in order
+ * (cs_local_pending stays 0, so this is never called). */
+void cs_backend_flush(void) {}
 
 void *cs_backend_shared_tmp(size_t bytes) { return csrec_shared_malloc(bytes); }
 void cs_backend_shared_tmp_free(void *p) { csrec_shared_free(p); }

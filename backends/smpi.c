@@ -126,11 +126,14 @@ static void execute(struct pending *pd, double f) {
     smpi_execute_flops(f);
 }
 
-void cs_local_flush(void) {
+/* cs_local_pending counts the processes whose sum is > 0, so that
+ * cs_local_flush calls here only when some process has work pending. */
+void cs_backend_flush(void) {
   struct pending *pd = my_pending();
   if (pd && pd->flops > 0) {
     double f = pd->flops;
     pd->flops = 0;
+    cs_local_pending--;
     execute(pd, f);
   }
 }
@@ -138,9 +141,11 @@ void cs_local_flush(void) {
 void cs_backend_charge(double bytes, cs_work kind) {
   if (bytes <= 0) return;
   struct pending *pd = my_pending();
-  if (pd)
+  if (pd) {
+    int was = pd->flops > 0;
     pd->flops += local_flops(bytes, kind); /* a sum of per-charge costs, as the models price them */
-  else
+    if (!was && pd->flops > 0) cs_local_pending++;
+  } else
     execute(NULL, local_flops(bytes, kind)); /* no memory for the sums: charge now */
 }
 
