@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "collsim.h"
 #include "kernel.h"
 
@@ -32,34 +33,6 @@ static const cs_fn fns[CS_NALGO] = {
 enum { WHY_INVALID, WHY_COMMUTE, WHY_EXACT, WHY_N };
 static unsigned char said[CS_NCOLL][WHY_N];
 
-/* MPI_Comm_call_errhandler(comm, rc). SMPI 3.32's crashes (SIGSEGV) for
- * the predefined handlers, so there they are done here: MPI_ERRORS_RETURN
- * returns, MPI_ERRORS_ARE_FATAL aborts the job (MPI_Abort, as the handler
- * would), a user handler is called by SMPI. The models' recording MPI has
- * no error handlers: errors just return. */
-static void call_errhandler(MPI_Comm comm, int rc) {
-#if defined(CS_MPIREC_H)
-  (void)comm;
-  (void)rc;
-#elif defined(SMPI_H)
-  MPI_Errhandler eh;
-  if (MPI_Comm_get_errhandler(comm, &eh) != MPI_SUCCESS) return;
-  if (eh == MPI_ERRORS_RETURN) return;
-  if (eh == MPI_ERRORS_ARE_FATAL) {
-    char s[MPI_MAX_ERROR_STRING] = "";
-    int n = 0, rank = 0;
-    MPI_Error_string(rc, s, &n);
-    MPI_Comm_rank(comm, &rank);
-    fprintf(stderr, "collsim: rank %d: %s: MPI_ERRORS_ARE_FATAL: aborting the job\n", rank, s);
-    MPI_Abort(comm, rc);
-    return;
-  }
-  MPI_Comm_call_errhandler(comm, rc);
-#else
-  MPI_Comm_call_errhandler(comm, rc);
-#endif
-}
-
 /* Refuses a call before anything is sent: one line on stderr (see above),
  * then the communicator's error handler, as the library does for an
  * erroneous call (MPI_ERRORS_ARE_FATAL aborts the job; MPI_ERRORS_RETURN
@@ -71,7 +44,7 @@ static int refuse(const cs_algo_info *a, const cs_args *x, int rc, int why, cons
     said[a->coll][why] = 1;
     fprintf(stderr, "collsim: %s/%s: %s\n", cs_colls[a->coll].name, a->name, msg);
   }
-  call_errhandler(x->comm, rc);
+  cs_backend_errhandler(x->comm, rc); /* MPI_Comm_call_errhandler, per backend */
   return rc;
 }
 

@@ -64,7 +64,6 @@ static int type_class(MPI_Datatype dt) {
   K(MPI_DOUBLE, K_FLOAT);
   K(MPI_AINT, K_MULTI);
   K(MPI_BYTE, K_BYTE);
-#ifndef CS_MPIREC_H /* the recording MPI has only the types above */
   K(MPI_INT8_T, K_CINT);
   K(MPI_INT16_T, K_CINT);
   K(MPI_UINT8_T, K_CINT);
@@ -82,7 +81,6 @@ static int type_class(MPI_Datatype dt) {
   K(MPI_LONG_INT, K_PAIR);
   K(MPI_SHORT_INT, K_PAIR);
   K(MPI_LONG_DOUBLE_INT, K_PAIR);
-#endif
 #undef K
   return K_NONE;
 }
@@ -94,10 +92,8 @@ static int op_kind(MPI_Op op) {
   if (op == MPI_SUM || op == MPI_PROD) return O_SUMPROD;
   if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return O_LOGICAL;
   if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return O_BITWISE;
-#ifndef CS_MPIREC_H
   if (op == MPI_MAXLOC || op == MPI_MINLOC) return O_LOC;
   if (op == MPI_REPLACE || op == MPI_NO_OP) return O_OTHER; /* one-sided only */
-#endif
   return O_USER;
 }
 
@@ -177,12 +173,10 @@ static const char *op_name(MPI_Op op) {
   N(MPI_BAND);
   N(MPI_BOR);
   N(MPI_BXOR);
-#ifndef CS_MPIREC_H
   N(MPI_MAXLOC);
   N(MPI_MINLOC);
   N(MPI_REPLACE);
   N(MPI_NO_OP);
-#endif
 #undef N
   return "a user op";
 }
@@ -191,11 +185,9 @@ static int reduction_op(MPI_Op op, MPI_Datatype dt, char *why, size_t len) {
   if (op == MPI_OP_NULL) FAIL(MPI_ERR_OP, "the op is MPI_OP_NULL");
   if (!cs_op_valid(op, dt)) {            /* Open MPI: MPI_ERR_OP for MPI_DATATYPE_NULL too */
     char tn[128] = "a derived datatype"; /* >= MPI_MAX_OBJECT_NAME (64 in both libraries) */
-#ifndef CS_MPIREC_H
     int n = 0;
     if (type_class(dt) != K_NONE && MPI_MAX_OBJECT_NAME <= (int)sizeof tn)
       MPI_Type_get_name(dt, tn, &n);
-#endif
     FAIL(MPI_ERR_OP,
          "%s is not defined on %s (MPI 4.0 Sec. 6.9.2: the predefined ops take the predefined "
          "types of their classes only)",

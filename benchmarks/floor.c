@@ -12,7 +12,7 @@
  * (MPI_Sendrecv for an exchange, MPI_Send or MPI_Recv for one side; same
  * sizes, partners and order; one tag: messages between two ranks match in
  * order). Its local work is dropped, or with "sleep" charged as
- * algos/local.c charges it: summed, one sleep of bytes / host speed before
+ * backends/smpi.c charges it: summed, one sleep of bytes / host speed before
  * the next message and at the end (uncalibrated platforms: a byte is a
  * flop). Then the simulated time is the kernel's, with nothing of collsim
  * around it; "time" prints it (the last rank's end, in simulated seconds

@@ -23,7 +23,7 @@
 #             collsim-msgcount ... TRACE: the same partners, sizes and calls,
 #             in the same order), and r/floor = us_msg / floor_us;
 #   fl+s_us   the same replay with the kernel's local work charged as
-#             algos/local.c charges it (one sleep per batch of work, before
+#             backends/smpi.c charges it (one sleep per batch of work, before
 #             the next message), and r/fl+s = us_msg / fl+s_us. A reduction
 #             takes simulated time, so a kernel that reduces pays SimGrid for
 #             those sleeps; r/floor counts them as overhead, r/fl+s does not;

@@ -143,4 +143,5 @@ set_tests_properties(bench_resume PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 add_test(NAME demo_quick
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/demo_quick.sh $<TARGET_FILE:collsim-cli>
                  ${CMAKE_BINARY_DIR}/demo_quick)
-set_tests_properties(demo_quick PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+set_tests_properties(demo_quick PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD}
+                     FIXTURES_SETUP demo_out) # its output: tests/demo_libs.sh

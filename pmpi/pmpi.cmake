@@ -8,9 +8,11 @@ if(NOT TARGET MPI::MPI_C)
 endif()
 find_package(Threads REQUIRED)
 
-# COLLSIM_KERNELS: the one list of kernel sources (CMakeLists.txt).
+# COLLSIM_KERNELS: the one list of kernel sources (CMakeLists.txt), with the
+# real-MPI backend (algos/backend.h).
 
-add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_KERNELS})
+add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_KERNELS}
+                                 ${CMAKE_SOURCE_DIR}/backends/mpi.c)
 set_target_properties(collsim-pmpi PROPERTIES
   OUTPUT_NAME collsim-pmpi                      # libcollsim-pmpi.so
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}

@@ -1,5 +1,5 @@
-/* The checks of the unit tests of the analysis (test_validation, test_launches):
- * each prints ok or FAIL with what it checks; main returns fails ? 1 : 0. */
+/* What the unit tests of the analysis share (test_validation, test_launches,
+ * test_drift), besides tests/assert.h: a tolerance and the report text. */
 #ifndef COLLSIM_TESTS_CHECK_H
 #define COLLSIM_TESTS_CHECK_H
 
@@ -8,15 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "assert.h"
 #include "validation.h"
-
-static int fails, checks;
-
-static void check(int ok, const char *what) {
-  checks++;
-  if (!ok) fails++;
-  printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-}
 
 /* Equal to 1e-12 relative (1e-15 absolute near zero). */
 static int near(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b) + 1e-15; }
@@ -27,7 +20,7 @@ static const char *report_text(const cs_val_set *V, const cs_val_info *I) {
   char path[] = "/tmp/collsim_report_XXXXXX";
   int fd = mkstemp(path);
   FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
-  check(f != NULL, "temporary file");
+  ASSERT(f != NULL, "temporary file");
   if (!f) return NULL;
   cs_val_report(f, V, I);
   fflush(f);

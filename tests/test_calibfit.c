@@ -7,26 +7,10 @@
 #include <string.h>
 
 #include "calibfit.h"
+#include "assert.h"
 #include "calibration.h"
 #include "sizes.h"
 #include "pwcost.h"
-
-static int fails, checks;
-
-static void check(int ok, const char *what) {
-  checks++;
-  if (!ok) fails++;
-  printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-}
-
-/* |got - want| <= tol |want| */
-static void near(double got, double want, double tol, const char *what) {
-  char buf[256];
-  double rel = want != 0 ? fabs(got - want) / fabs(want) : fabs(got);
-  snprintf(buf, sizeof buf, "%s: got %.10g, want %.10g (rel. error %.2g, tolerance %.2g)", what,
-           got, want, rel, tol);
-  check(rel <= tol, buf);
-}
 
 /* Deterministic pseudo-noise: a 64-bit LCG, uniform in [-1, 1). */
 static unsigned long long lcg_state;
@@ -48,17 +32,17 @@ static int pp_sizes(double *s) {
 
 static void test_median(void) {
   double a[] = {5, 1, 4, 2, 3}, b[] = {4, 1, 3, 2};
-  near(cs_median(a, 5), 3, 0, "median of 5 unsorted values");
-  near(cs_median(b, 4), 2.5, 0, "median of 4 values (mean of the middle two)");
-  check(a[0] == 5 && b[0] == 4, "median leaves its input unchanged");
-  check(isnan(cs_median(a, 0)), "median of nothing is NaN");
+  ASSERT_NEAR(cs_median(a, 5), 3, 0, "median of 5 unsorted values");
+  ASSERT_NEAR(cs_median(b, 4), 2.5, 0, "median of 4 values (mean of the middle two)");
+  ASSERT(a[0] == 5 && b[0] == 4, "median leaves its input unchanged");
+  ASSERT(isnan(cs_median(a, 0)), "median of nothing is NaN");
   /* Grouping: two keys, three and two samples. */
   double k[] = {2, 1, 1, 2, 1}, x[] = {8, 4, 4, 8, 4}, y[] = {10, 3, 1, 20, 2}, ok[5], ox[5], oy[5];
   int cnt[5];
   int g = cs_medians_by_key(k, x, y, 5, ok, ox, oy, cnt);
-  check(g == 2 && ok[0] == 1 && ox[0] == 4 && oy[0] == 2 && cnt[0] == 3 && ok[1] == 2 &&
-            oy[1] == 15 && cnt[1] == 2,
-        "medians_by_key groups (k, x), sorts, takes medians");
+  ASSERT(g == 2 && ok[0] == 1 && ox[0] == 4 && oy[0] == 2 && cnt[0] == 3 && ok[1] == 2 &&
+             oy[1] == 15 && cnt[1] == 2,
+         "medians_by_key groups (k, x), sorts, takes medians");
 }
 
 static void test_linear(void) {
@@ -69,10 +53,10 @@ static void test_linear(void) {
   char err[256];
   /* Exact samples. */
   for (int i = 0; i < ns; i++) y[i] = alpha + beta * s[i];
-  check(cs_fit_linear_rel(s, y, ns, &f, err, sizeof err) == 0, "linear fit, exact samples: runs");
-  near(f.a, alpha, 1e-9, "exact: alpha");
-  near(f.b, beta, 1e-9, "exact: beta");
-  check(f.rms_rel < 1e-12 && f.max_rel < 1e-12 && f.n == ns, "exact: residual 0");
+  ASSERT(cs_fit_linear_rel(s, y, ns, &f, err, sizeof err) == 0, "linear fit, exact samples: runs");
+  ASSERT_NEAR(f.a, alpha, 1e-9, "exact: alpha");
+  ASSERT_NEAR(f.b, beta, 1e-9, "exact: beta");
+  ASSERT(f.rms_rel < 1e-12 && f.max_rel < 1e-12 && f.n == ns, "exact: residual 0");
 
   /* 15 repetitions per size, each off by up to +-5% (uniform), plus a rare 3x outlier
    * (OS noise) that the median must absorb; fitted on the per-size medians. */
@@ -85,13 +69,15 @@ static void test_linear(void) {
       k[n] = 1, x[n] = s[i], y[n] = t, n++;
     }
   int g = cs_medians_by_key(k, x, y, n, ok, ox, oy, NULL);
-  check(g == ns, "noisy: one median per size");
-  check(cs_fit_linear_rel(ox, oy, g, &f, err, sizeof err) == 0, "noisy: runs");
-  near(f.a, alpha, 0.01, "noisy: alpha within 1%");
-  near(f.b, beta, 0.01, "noisy: beta within 1%");
-  check(f.rms_rel > 0.001 && f.rms_rel < 0.03, "noisy: RMS relative residual between 0.1% and 3%");
-  check(f.se_a > 0 && f.se_b > 0 && fabs(f.a - alpha) < 4 * f.se_a && fabs(f.b - beta) < 4 * f.se_b,
-        "noisy: the truth lies within 4 standard errors");
+  ASSERT(g == ns, "noisy: one median per size");
+  ASSERT(cs_fit_linear_rel(ox, oy, g, &f, err, sizeof err) == 0, "noisy: runs");
+  ASSERT_NEAR(f.a, alpha, 0.01, "%s", "noisy: alpha within 1%");
+  ASSERT_NEAR(f.b, beta, 0.01, "%s", "noisy: beta within 1%");
+  ASSERT(f.rms_rel > 0.001 && f.rms_rel < 0.03, "%s",
+         "noisy: RMS relative residual between 0.1% and 3%");
+  ASSERT(
+      f.se_a > 0 && f.se_b > 0 && fabs(f.a - alpha) < 4 * f.se_a && fabs(f.b - beta) < 4 * f.se_b,
+      "noisy: the truth lies within 4 standard errors");
 
   /* The same data fitted without relative weights would lose the latency: check that
    * the weighting is what recovers it (a plain mean-square line is decided by 16 MiB). */
@@ -102,7 +88,7 @@ static void test_linear(void) {
   snprintf(msg, sizeof msg,
            "unweighted least squares misses alpha by far (%.0f%%), the relative fit does not",
            100 * fabs(a_ols - alpha) / alpha);
-  check(fabs(a_ols - alpha) / alpha > 0.1, msg);
+  ASSERT(fabs(a_ols - alpha) / alpha > 0.1, "%s", msg);
 
   /* gamma: MPI_Reduce_local-like times, call overhead 8 ns, 0.25 ns/byte. */
   const double c0 = 8e-9, gamma = 2.5e-10;
@@ -111,24 +97,24 @@ static void test_linear(void) {
     x[m] = (double)b, y[m] = c0 + gamma * (double)b, m++;
     x[m] = 1.5 * (double)b, y[m] = c0 + gamma * 1.5 * (double)b, m++;
   }
-  check(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "gamma, exact: runs");
-  near(f.b, gamma, 1e-9, "exact: gamma");
-  near(f.a, c0, 1e-7, "exact: call overhead");
+  ASSERT(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "gamma, exact: runs");
+  ASSERT_NEAR(f.b, gamma, 1e-9, "exact: gamma");
+  ASSERT_NEAR(f.a, c0, 1e-7, "exact: call overhead");
   lcg_state = 777;
   for (int i = 0; i < m; i++) y[i] = (c0 + gamma * x[i]) * (1 + 0.02 * noise());
-  check(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "gamma, +-2% noise: runs");
-  near(f.b, gamma, 0.005, "noisy: gamma within 0.5%");
+  ASSERT(cs_fit_linear_rel(x, y, m, &f, err, sizeof err) == 0, "%s", "gamma, +-2% noise: runs");
+  ASSERT_NEAR(f.b, gamma, 0.005, "%s", "noisy: gamma within 0.5%");
 
   /* Bad input. */
   double one[] = {1}, same[] = {4, 4, 4}, ty[] = {1e-6, 2e-6, 3e-6}, zero[] = {0, 1e-6, 2e-6},
          xs[] = {0, 1, 2};
   err[0] = 0;
-  check(cs_fit_linear_rel(one, one, 1, &f, err, sizeof err) == -1 && strstr(err, "at least 2"),
-        "refuses one point");
-  check(cs_fit_linear_rel(same, ty, 3, &f, err, sizeof err) == -1 && strstr(err, "same size"),
-        "refuses a single size");
-  check(cs_fit_linear_rel(xs, zero, 3, &f, err, sizeof err) == -1 && strstr(err, "> 0"),
-        "refuses a zero time");
+  ASSERT(cs_fit_linear_rel(one, one, 1, &f, err, sizeof err) == -1 && strstr(err, "at least 2"),
+         "refuses one point");
+  ASSERT(cs_fit_linear_rel(same, ty, 3, &f, err, sizeof err) == -1 && strstr(err, "same size"),
+         "refuses a single size");
+  ASSERT(cs_fit_linear_rel(xs, zero, 3, &f, err, sizeof err) == -1 && strstr(err, "> 0"),
+         "refuses a zero time");
 }
 
 static void rates_of(const double *k, int n, double Rb, double RN, double *r) {
@@ -141,43 +127,44 @@ static void test_maxrate(void) {
   char err[256];
   /* RN binds from k = 3 (5 GB/s per process, 12.5 GB/s per node: the generator's defaults). */
   rates_of(k, 8, 5e9, 12.5e9, r);
-  check(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, exact: runs");
-  near(f.Rb, 5e9, 1e-12, "exact: Rb");
-  near(f.RN, 12.5e9, 1e-12, "exact: RN");
-  check(f.rn_reached && f.rb_identified && f.nlin == 2 && f.rms_rel < 1e-12,
-        "exact: RN reached from k = 3, residual 0");
+  ASSERT(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, exact: runs");
+  ASSERT_NEAR(f.Rb, 5e9, 1e-12, "exact: Rb");
+  ASSERT_NEAR(f.RN, 12.5e9, 1e-12, "exact: RN");
+  ASSERT(f.rn_reached && f.rb_identified && f.nlin == 2 && f.rms_rel < 1e-12,
+         "exact: RN reached from k = 3, residual 0");
 
   lcg_state = 4242;
   for (int i = 0; i < 8; i++) r[i] *= 1 + 0.02 * noise();
-  check(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "maxrate, +-2% noise: runs");
-  near(f.Rb, 5e9, 0.02, "noisy: Rb within 2%");
-  near(f.RN, 12.5e9, 0.015, "noisy: RN within 1.5%");
-  check(f.nlin == 2 && f.rms_rel < 0.02, "noisy: the right split (2 linear k), residual < 2%");
+  ASSERT(cs_fit_maxrate(k, r, 8, &f, err, sizeof err) == 0, "%s", "maxrate, +-2% noise: runs");
+  ASSERT_NEAR(f.Rb, 5e9, 0.02, "%s", "noisy: Rb within 2%");
+  ASSERT_NEAR(f.RN, 12.5e9, 0.015, "%s", "noisy: RN within 1.5%");
+  ASSERT(f.nlin == 2 && f.rms_rel < 0.02, "%s",
+         "noisy: the right split (2 linear k), residual < 2%");
 
   /* Never saturated: RN is only a lower bound. */
   rates_of(k, 4, 3e9, 1e11, r);
-  check(cs_fit_maxrate(k, r, 4, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
-        "RN not reached by k <= 4: flagged");
-  near(f.Rb, 3e9, 1e-12, "not reached: Rb");
-  near(f.RN, 12e9, 1e-12, "not reached: RN = kmax Rb");
+  ASSERT(cs_fit_maxrate(k, r, 4, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
+         "RN not reached by k <= 4: flagged");
+  ASSERT_NEAR(f.Rb, 3e9, 1e-12, "not reached: Rb");
+  ASSERT_NEAR(f.RN, 12e9, 1e-12, "not reached: RN = kmax Rb");
 
   /* Saturated from k = 1: Rb >= RN not identified. */
   rates_of(k, 6, 2e10, 1e10, r);
-  check(cs_fit_maxrate(k, r, 6, &f, err, sizeof err) == 0 && f.rn_reached && !f.rb_identified,
-        "saturated at k = 1: Rb flagged as not identified");
-  near(f.RN, 1e10, 1e-12, "saturated: RN");
-  near(f.Rb, 1e10, 1e-12, "saturated: Rb set to RN");
+  ASSERT(cs_fit_maxrate(k, r, 6, &f, err, sizeof err) == 0 && f.rn_reached && !f.rb_identified,
+         "saturated at k = 1: Rb flagged as not identified");
+  ASSERT_NEAR(f.RN, 1e10, 1e-12, "saturated: RN");
+  ASSERT_NEAR(f.Rb, 1e10, 1e-12, "saturated: Rb set to RN");
 
   /* One k only (one node with 2 ranks): Rb = the rate, RN not reached. */
   r[0] = 4e9;
-  check(cs_fit_maxrate(k, r, 1, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
-        "k = 1 only: Rb, RN not reached");
-  near(f.Rb, 4e9, 1e-12, "k = 1 only: Rb");
+  ASSERT(cs_fit_maxrate(k, r, 1, &f, err, sizeof err) == 0 && !f.rn_reached && f.rb_identified,
+         "k = 1 only: Rb, RN not reached");
+  ASSERT_NEAR(f.Rb, 4e9, 1e-12, "k = 1 only: Rb");
 
   r[1] = -1;
-  check(cs_fit_maxrate(k, r, 2, &f, err, sizeof err) == -1 && strstr(err, "rate"),
-        "refuses a negative rate");
-  check(cs_fit_maxrate(k, r, 0, &f, err, sizeof err) == -1, "refuses no data");
+  ASSERT(cs_fit_maxrate(k, r, 2, &f, err, sizeof err) == -1 && strstr(err, "rate"),
+         "refuses a negative rate");
+  ASSERT(cs_fit_maxrate(k, r, 0, &f, err, sizeof err) == -1, "refuses no data");
 }
 
 /* Raw concurrent-flow samples: k pairs of m bytes take alpha + k m / min(RN, k Rb). */
@@ -201,20 +188,21 @@ static void test_flows(void) {
     char err[256];
     int nk = 0;
     int rc = cs_fit_flows(k, x, t, n, ks, rates, rms, &nk, &f, err, sizeof err);
-    check(rc == 0 && nk == KMAX,
-          pass ? "flows, +-3% noise: runs, one rate per k" : "flows, exact: runs, one rate per k");
+    ASSERT(rc == 0 && nk == KMAX, "%s",
+           pass ? "flows, +-3% noise: runs, one rate per k" : "flows, exact: runs, one rate per k");
     double tol = pass ? 0.01 : 1e-9;
-    near(rates[0], Rb, tol, pass ? "noisy flows: k = 1 rate" : "exact flows: k = 1 rate");
-    near(f.Rb, Rb, tol, pass ? "noisy flows: Rb within 1%" : "exact flows: Rb");
-    near(f.RN, RN, tol, pass ? "noisy flows: RN within 1%" : "exact flows: RN");
-    check(f.rn_reached && f.nlin == 2, "flows: RN binds from k = 3");
+    ASSERT_NEAR(rates[0], Rb, tol, "%s",
+                pass ? "noisy flows: k = 1 rate" : "exact flows: k = 1 rate");
+    ASSERT_NEAR(f.Rb, Rb, tol, "%s", pass ? "noisy flows: Rb within 1%" : "exact flows: Rb");
+    ASSERT_NEAR(f.RN, RN, tol, "%s", pass ? "noisy flows: RN within 1%" : "exact flows: RN");
+    ASSERT(f.rn_reached && f.nlin == 2, "flows: RN binds from k = 3");
   }
   double one[2] = {1, 1}, xs[2] = {1000, 1000}, ts[2] = {1e-6, 1e-6};
   cs_maxrate_fit f;
   char err[256];
-  check(cs_fit_flows(one, xs, ts, 2, NULL, NULL, NULL, NULL, &f, err, sizeof err) == -1 &&
-            strstr(err, "k = 1"),
-        "flows: refuses one size per k, naming k");
+  ASSERT(cs_fit_flows(one, xs, ts, 2, NULL, NULL, NULL, NULL, &f, err, sizeof err) == -1 &&
+             strstr(err, "k = 1"),
+         "flows: refuses one size per k, naming k");
 }
 
 /* Synthetic segments: t = a_i + b_i m on sizes 0 .. 16 MiB (the driver's grid).
@@ -233,28 +221,28 @@ static void segmented_case(const char *name, int nseg, const double *brk, const 
   char err[200], what[256];
   int rc = cs_fit_segmented(x, y, n, 6, 3, 0.25, &f, err, sizeof err);
   snprintf(what, sizeof what, "%s: fit succeeds (%s)", name, rc ? err : "ok");
-  check(rc == 0, what);
+  ASSERT(rc == 0, "%s", what);
   if (rc) return;
   snprintf(what, sizeof what, "%s: %d segments found (want %d)", name, f.nseg, nseg);
-  check(f.nseg == nseg, what);
+  ASSERT(f.nseg == nseg, "%s", what);
   if (f.nseg != nseg) return;
   for (int s = 0; s < nseg; s++) {
     snprintf(what, sizeof what, "%s: slope of segment %d", name, s);
-    near(f.seg[s].b, b[s], tol, what);
+    ASSERT_NEAR(f.seg[s].b, b[s], tol, "%s", what);
     if (s == 0) continue;
     if (expect_cross) {
       snprintf(what, sizeof what, "%s: breakpoint %d (lines cross)", name, s);
-      near(f.from[s], brk[s], tol, what);
+      ASSERT_NEAR(f.from[s], brk[s], tol, "%s", what);
     } else {
       /* A jump is only located between two sampled sizes: the gap must hold it. */
       double lo = x[f.last[s - 1]], hi = x[f.first[s]];
       snprintf(what, sizeof what, "%s: breakpoint %d: true %g in the gap (%g, %g]", name, s, brk[s],
                lo, hi);
-      check(brk[s] >= lo && brk[s] < hi, what);
+      ASSERT(brk[s] >= lo && brk[s] < hi, "%s", what);
     }
   }
   snprintf(what, sizeof what, "%s: RMS residual %.3g%% within the noise", name, 100 * f.rms_rel);
-  check(f.rms_rel <= amp + 1e-12, what);
+  ASSERT(f.rms_rel <= amp + 1e-12, "%s", what);
 }
 
 static void test_segmented(void) {
@@ -278,7 +266,7 @@ static void test_segmented(void) {
   double x[3] = {1, 1, 2}, y[3] = {1, 1, 1};
   cs_segfit f;
   char err[256];
-  check(
+  ASSERT(
       cs_fit_segmented(x, y, 3, 4, 2, 0.25, &f, err, sizeof err) == -1 && strstr(err, "increasing"),
       "segmented: repeated sizes refused");
 }
@@ -288,26 +276,27 @@ static void test_segmented(void) {
  * form round trip, the clamp at 0, and malformed text refused whole. */
 static void test_pwcost(void) {
   cs_pw pw, back;
-  check(cs_pw_parse("0:1e-6:1e-9;4096:2e-6:5e-10;1048576:-1e-3:2e-10", &pw) == 0 && pw.n == 3,
-        "pwcost: parses three segments");
-  near(cs_pw_eval(&pw, 4096), 1e-6 + 1e-9 * 4096, 1e-15,
-       "pwcost: the threshold itself is below it");
-  near(cs_pw_eval(&pw, 4097), 2e-6 + 5e-10 * 4097, 1e-15, "pwcost: one byte above starts the next");
-  near(cs_pw_eval(&pw, 0), 1e-6, 1e-15, "pwcost: size 0 in the first segment");
-  near(cs_pw_eval(&pw, 8e6), -1e-3 + 2e-10 * 8e6, 1e-12, "pwcost: last segment");
-  check(cs_pw_eval(&pw, 1048577) == 0, "pwcost: a negative cost is charged as 0");
+  ASSERT(cs_pw_parse("0:1e-6:1e-9;4096:2e-6:5e-10;1048576:-1e-3:2e-10", &pw) == 0 && pw.n == 3,
+         "pwcost: parses three segments");
+  ASSERT_NEAR(cs_pw_eval(&pw, 4096), 1e-6 + 1e-9 * 4096, 1e-15,
+              "pwcost: the threshold itself is below it");
+  ASSERT_NEAR(cs_pw_eval(&pw, 4097), 2e-6 + 5e-10 * 4097, 1e-15,
+              "pwcost: one byte above starts the next");
+  ASSERT_NEAR(cs_pw_eval(&pw, 0), 1e-6, 1e-15, "pwcost: size 0 in the first segment");
+  ASSERT_NEAR(cs_pw_eval(&pw, 8e6), -1e-3 + 2e-10 * 8e6, 1e-12, "pwcost: last segment");
+  ASSERT(cs_pw_eval(&pw, 1048577) == 0, "pwcost: a negative cost is charged as 0");
   char buf[512];
   cs_pw_format(&pw, buf, sizeof buf);
-  check(cs_pw_parse(buf, &back) == 0 && back.n == 3 && !memcmp(&back, &pw, sizeof pw),
-        "pwcost: %.17g text form round-trips exactly");
+  ASSERT(cs_pw_parse(buf, &back) == 0 && back.n == 3 && !memcmp(&back, &pw, sizeof pw), "%s",
+         "pwcost: %.17g text form round-trips exactly");
   const char *bad[] = {"0:1", "0:1:2;", "0:1:2;5:1:1;5:1:1", "x", "0:1:2;1e400:1:1", ""};
   for (int i = 0; i < 6; i++) {
     char what[96];
     snprintf(what, sizeof what, "pwcost: '%s' refused and leaves no segment", bad[i]);
-    check(cs_pw_parse(bad[i], &back) == -1 && back.n == 0, what);
+    ASSERT(cs_pw_parse(bad[i], &back) == -1 && back.n == 0, "%s", what);
   }
-  check(cs_pw_parse("-", &back) == 0 && back.n == 0 && cs_pw_eval(&back, 5) == 0,
-        "pwcost: '-' is the empty cost");
+  ASSERT(cs_pw_parse("-", &back) == 0 && back.n == 0 && cs_pw_eval(&back, 5) == 0,
+         "pwcost: '-' is the empty cost");
 }
 
 /* The platform from the fits (calibration.c): on one node its network is the
@@ -346,13 +335,13 @@ static void test_platform_from_fits(void) {
   cs_calib_analysis A;
   cs_calib_analyze(&S, &A);
   cs_calib_platform C;
-  check(cs_calib_choose_platform(&S, &A, 0, 0, &C) == 0, "platform from the fits: chosen");
-  near(C.pl.beta, A.xintra.f.b, 1e-12, "one node: beta is the exchange's slope");
-  check(C.pl.net.n == 2, "exchange: two network segments");
+  ASSERT(cs_calib_choose_platform(&S, &A, 0, 0, &C) == 0, "platform from the fits: chosen");
+  ASSERT_NEAR(C.pl.beta, A.xintra.f.b, 1e-12, "one node: beta is the exchange's slope");
+  ASSERT(C.pl.net.n == 2, "exchange: two network segments");
   int last = C.pl.net.n - 1;
   double b = C.pl.net.b[last];
-  check(C.pl.net.a[last] == CS_SMPI_ENVELOPE * b,
-        "negative intercept: segment refitted as b (m + 16)");
+  ASSERT(C.pl.net.a[last] == CS_SMPI_ENVELOPE * b,
+         "negative intercept: segment refitted as b (m + 16)");
   /* The refit is the relative least-squares line through -16: its own formula. */
   double sxt = 0, sxx = 0, ss_refit = 0, ss_raised = 0;
   int nseg = 0;
@@ -365,15 +354,15 @@ static void test_platform_from_fits(void) {
     double r = (CS_SMPI_ENVELOPE * 2e-10 + 2e-10 * m - t) / t; /* a raised to 16 b */
     ss_refit += e * e, ss_raised += r * r, nseg++;
   }
-  near(b, sxt / sxx, 1e-9, "refit slope = sum(x/t) / sum(x^2/t^2)");
+  ASSERT_NEAR(b, sxt / sxx, 1e-9, "refit slope = sum(x/t) / sum(x^2/t^2)");
   double rms_refit = sqrt(ss_refit / nseg), rms_raised = sqrt(ss_raised / nseg);
   char msg[160];
   snprintf(msg, sizeof msg,
            "refit: RMS relative error over the segment %.1f%% < 25%% and below raising a (%.1f%%)",
            100 * rms_refit, 100 * rms_raised);
-  check(rms_refit < 0.25 && rms_refit < rms_raised, msg);
-  check(cs_calib_choose_platform(&S, &A, 0, 1, &C) == 0, "--net pingpong: chosen");
-  near(C.pl.beta, A.intra.f.b, 1e-12, "--net pingpong: beta is the ping-pong's slope");
+  ASSERT(rms_refit < 0.25 && rms_refit < rms_raised, "%s", msg);
+  ASSERT(cs_calib_choose_platform(&S, &A, 0, 1, &C) == 0, "--net pingpong: chosen");
+  ASSERT_NEAR(C.pl.beta, A.intra.f.b, 1e-12, "--net pingpong: beta is the ping-pong's slope");
 }
 
 int main(void) {
@@ -384,6 +373,5 @@ int main(void) {
   test_segmented();
   test_pwcost();
   test_platform_from_fits();
-  printf("%d checks, %d failed\n", checks, fails);
-  return fails ? 1 : 0;
+  return cs_test_end();
 }

@@ -6,52 +6,34 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "assert.h"
 #include "collsim.h"
-
-static int failures;
 
 /* A row of coll with flags and parts must be refused with a message that
  * contains every string of want (NULL-terminated), or accepted if want[0]
  * is NULL. */
 static void expect(cs_coll coll, unsigned flags, const char *parts, const char *const *want) {
   cs_algo_info a = {coll, "test", "test", flags, CS_F_none, parts, "test row", 0};
-  char err[512];
+  char err[512] = "";
   int rc = cs_compose_check(&a, err, sizeof err);
   if (!want[0]) {
-    if (rc != 0) {
-      fprintf(stderr, "FAIL: %s \"%s\" refused: %s\n", cs_colls[coll].name, parts, err);
-      failures++;
-    }
+    ASSERT(rc == 0, "%s \"%s\" refused: %s", cs_colls[coll].name, parts, err);
     return;
   }
-  if (rc == 0) {
-    fprintf(stderr, "FAIL: %s \"%s\" accepted, expected: %s\n", cs_colls[coll].name, parts,
-            want[0]);
-    failures++;
-    return;
-  }
-  for (int i = 0; want[i]; i++)
-    if (!strstr(err, want[i])) {
-      fprintf(stderr, "FAIL: %s \"%s\": message\n  %s\nlacks \"%s\"\n", cs_colls[coll].name, parts,
-              err, want[i]);
-      failures++;
-    }
+  ASSERT(rc != 0, "%s \"%s\" accepted, expected: %s", cs_colls[coll].name, parts, want[0]);
+  for (int i = 0; rc != 0 && want[i]; i++)
+    ASSERT(strstr(err, want[i]) != NULL, "%s \"%s\": message\n  %s\nlacks \"%s\"",
+           cs_colls[coll].name, parts, err, want[i]);
 }
 
 #define WANT(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define OK        ((const char *const[]){NULL})
 
 int main(void) {
-  if (cs_dispatch_verify(stderr) != 0) {
-    fprintf(stderr, "FAIL: the registry's composition rows do not verify\n");
-    failures++;
-  }
+  ASSERT_EQ(cs_dispatch_verify(stderr), 0, "the registry's composition rows do not verify");
   int rows = 0;
   for (int i = 0; i < cs_nalgos; i++) rows += cs_algos[i].parts[0] != '\0';
-  if (rows < 4) {
-    fprintf(stderr, "FAIL: %d composition rows, expected at least 4\n", rows);
-    failures++;
-  }
+  ASSERT_GE(rows, 4, "composition rows in the registry");
   const unsigned C = CS_COMMUTATIVE, N = CS_NODE_AWARE;
   /* Accepted: the shapes the header describes. */
   expect(CS_allreduce, C, "reduce_scatter:butterfly allgatherv:ceilhalf", OK);
@@ -90,9 +72,5 @@ int main(void) {
   expect(CS_reduce, C | N, "reduce:butterfly@node reduce:butterfly@leaders",
          WANT("a rooted row (reduce) runs its parts on comm only"));
   expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
-  if (failures)
-    fprintf(stderr, "test_compose: %d failures\n", failures);
-  else
-    printf("test_compose: %d composition rows verified, bad rows reported: all passed\n", rows);
-  return failures != 0;
+  return cs_test_end();
 }

@@ -118,37 +118,37 @@ int main(void) {
                 (s + 1 == mo.net.n || D.p[i].bytes <= mo.net.from[s + 1]);
     }
   }
-  check(D.n == 9 && nq[CS_DRIFT_NET] == 3 && nq[CS_DRIFT_REDUCE] == 3 && nq[CS_DRIFT_COPY] == 3,
-        "plan: one exchange probe per network segment (3), three spread sizes for the "
-        "reduction (2 segments) and the copy (priced as reductions)");
-  check(in_seg && D.p[0].kind == CS_CALIB_XCHG_INTRA,
-        "plan: the exchange (the platform's fit), "
-        "each probe inside its segment");
-  check(near(D.p[0].price, mo.net.a[0] + mo.net.b[0] * (double)D.p[0].bytes) &&
-            near(D.p[8].price, cs_pw_eval(&mo.local, (double)D.p[8].bytes)),
-        "prices: the platform's segments (a copy as a reduction without copy segments)");
+  ASSERT(D.n == 9 && nq[CS_DRIFT_NET] == 3 && nq[CS_DRIFT_REDUCE] == 3 && nq[CS_DRIFT_COPY] == 3,
+         "plan: one exchange probe per network segment (3), three spread sizes for the "
+         "reduction (2 segments) and the copy (priced as reductions)");
+  ASSERT(in_seg && D.p[0].kind == CS_CALIB_XCHG_INTRA,
+         "plan: the exchange (the platform's fit), "
+         "each probe inside its segment");
+  ASSERT(near(D.p[0].price, mo.net.a[0] + mo.net.b[0] * (double)D.p[0].bytes) &&
+             near(D.p[8].price, cs_pw_eval(&mo.local, (double)D.p[8].bytes)),
+         "prices: the platform's segments (a copy as a reduction without copy segments)");
   char spec[1024];
   cs_drift_spec(&D, spec, sizeof spec);
-  check(!strncmp(spec, "xchg_intra:", 11) && strstr(spec, ";reduce:") && strstr(spec, ";memcpy:"),
-        "spec: KIND:B,B;KIND:... for the driver");
+  ASSERT(!strncmp(spec, "xchg_intra:", 11) && strstr(spec, ";reduce:") && strstr(spec, ";memcpy:"),
+         "spec: KIND:B,B;KIND:... for the driver");
   int band = 1;
   for (int i = 0; i < D.n; i++)
     band &= D.p[i].cal_n == 3 && D.p[i].band_lo >= 0.97 - 1e-9 && D.p[i].band_hi <= 1.03 + 1e-9 &&
             D.p[i].band_lo < 1 && D.p[i].band_hi > 1 && fabs(D.p[i].cal_ratio - 1) < 0.03;
-  check(band, "band: the calibration's 95% intervals over the price, inside the +-3% noise");
+  ASSERT(band, "%s", "band: the calibration's 95% intervals over the price, inside the +-3% noise");
 
   /* ---- an unchanged machine holds ---- */
   run(&D, dir, comment, &mo, unscaled);
   cs_drift_summary s;
   cs_drift_summarize(&D, -1, &s);
-  check(s.measured == 9 && s.beyond == 0 && s.drifted == 0 && fabs(s.median - 1) < 0.03,
-        "unscaled probes: none beyond, no quantity drifted, median drift ~1");
+  ASSERT(s.measured == 9 && s.beyond == 0 && s.drifted == 0 && fabs(s.median - 1) < 0.03,
+         "unscaled probes: none beyond, no quantity drifted, median drift ~1");
   int none = 1;
   for (int l = 0; l < 3; l++) {
     cs_drift_summarize(&D, l, &s);
     none &= s.measured == 9 && s.drifted == 0;
   }
-  check(none, "unscaled probes: no launch drifted");
+  ASSERT(none, "unscaled probes: no launch drifted");
   cs_val_set V;
   cs_val_set_init(&V);
   cs_val_add_case(&V, "ring", 1 << 20, 2e-4, 2e-4, 1e-4, 0.9e-4, 1.1e-4, 3, 0.95e-4, 1.05e-4);
@@ -171,9 +171,9 @@ int main(void) {
                       .drift = &D,
                       .per_launch = PL};
   const char *text = report_text(&V, &info);
-  check(text && strstr(text, "median drift 1") && strstr(text, "**holds**") &&
-            !strstr(text, "NOT hold") && strstr(text, "## Drift probes"),
-        "report: the machine state holds, the probes' table");
+  ASSERT(text && strstr(text, "median drift 1") && strstr(text, "**holds**") &&
+             !strstr(text, "NOT hold") && strstr(text, "## Drift probes"),
+         "report: the machine state holds, the probes' table");
 
   /* ---- twice as fast: flagged ---- */
   run(&D, dir, comment, &mo, half);
@@ -183,58 +183,57 @@ int main(void) {
     all &= D.p[i].flag_all == -1 && fabs(D.p[i].agg.median - 0.5) < 0.02;
     for (int l = 0; l < 3; l++) all &= D.p[i].flag[l] == -1;
   }
-  check(all, "probes at 0.5x: every probe below the band, in every launch and over launches");
-  check(s.drifted == 3 && D.q[CS_DRIFT_NET].drifted == -1 && D.q[CS_DRIFT_REDUCE].drifted == -1 &&
-            D.q[CS_DRIFT_COPY].drifted == -1 && fabs(s.median - 0.5) < 0.02,
-        "probes at 0.5x: network, reduction and copy drifted (faster), median drift 0.5");
+  ASSERT(all, "probes at 0.5x: every probe below the band, in every launch and over launches");
+  ASSERT(s.drifted == 3 && D.q[CS_DRIFT_NET].drifted == -1 && D.q[CS_DRIFT_REDUCE].drifted == -1 &&
+             D.q[CS_DRIFT_COPY].drifted == -1 && fabs(s.median - 0.5) < 0.02,
+         "probes at 0.5x: network, reduction and copy drifted (faster), median drift 0.5");
   text = report_text(&V, &info);
-  check(text && strstr(text, "**does NOT hold: the machine is not in its calibrated state.**") &&
-            strstr(text, "network: median drift 0.") && strstr(text, "launches 1, 2, 3") &&
-            strstr(text, "ran faster than when it was calibrated") &&
-            strstr(text, "they over-predict") && strstr(text, "recalibrate") &&
-            strstr(text, "Launch 2: median drift 0.") && strstr(text, "**drifted**"),
-        "report: says plainly the machine is not in its calibrated state, which probes, "
-        "launches, direction, recalibrate");
+  ASSERT(text && strstr(text, "**does NOT hold: the machine is not in its calibrated state.**") &&
+             strstr(text, "network: median drift 0.") && strstr(text, "launches 1, 2, 3") &&
+             strstr(text, "ran faster than when it was calibrated") &&
+             strstr(text, "they over-predict") && strstr(text, "recalibrate") &&
+             strstr(text, "Launch 2: median drift 0.") && strstr(text, "**drifted**"),
+         "report: says plainly the machine is not in its calibrated state, which probes, "
+         "launches, direction, recalibrate");
 
   /* ---- one launch apart: that launch drifted, the median of three did not ---- */
   run(&D, dir, comment, &mo, net_half_l2);
-  check(D.ql[1][CS_DRIFT_NET].drifted == -1 && D.ql[0][CS_DRIFT_NET].drifted == 0 &&
-            D.ql[2][CS_DRIFT_NET].drifted == 0 && D.q[CS_DRIFT_NET].drifted == 0 &&
-            D.ql[1][CS_DRIFT_REDUCE].drifted == 0,
-        "network at 0.5x in launch 2 only: launch 2's network drifted, not the others, not "
-        "the median over launches, not the reduction");
+  ASSERT(D.ql[1][CS_DRIFT_NET].drifted == -1 && D.ql[0][CS_DRIFT_NET].drifted == 0 &&
+             D.ql[2][CS_DRIFT_NET].drifted == 0 && D.q[CS_DRIFT_NET].drifted == 0 &&
+             D.ql[1][CS_DRIFT_REDUCE].drifted == 0,
+         "network at 0.5x in launch 2 only: launch 2's network drifted, not the others, not "
+         "the median over launches, not the reduction");
 
   /* ---- one probe apart: a finding about that size, not the machine ---- */
   cs_drift_plan(&D, &mo, comment, NULL, 3);
   one_size = D.p[1].bytes;
   run(&D, dir, comment, &mo, one_probe);
   cs_drift_summarize(&D, -1, &s);
-  check(D.p[1].flag_all == -1 && s.beyond == 1 && s.drifted == 0,
-        "one exchange probe at 0.5x: beyond the band, but the network did not drift (1 of 3)");
+  ASSERT(D.p[1].flag_all == -1 && s.beyond == 1 && s.drifted == 0,
+         "one exchange probe at 0.5x: beyond the band, but the network did not drift (1 of 3)");
 
   /* ---- a --net pingpong platform: the ping-pong, of which these samples have none ---- */
   char pp[1024];
   snprintf(pp, sizeof pp, "Raw samples: %s\nalpha, beta = the intra-node ping-pong fit,\n", cal);
   cs_drift_plan(&D, &mo, pp, NULL, 3);
-  check(D.n == 6 && D.p[0].kind == CS_CALIB_REDUCE,
-        "a ping-pong platform is probed with the ping-pong, not the exchange");
+  ASSERT(D.n == 6 && D.p[0].kind == CS_CALIB_REDUCE,
+         "a ping-pong platform is probed with the ping-pong, not the exchange");
 
   /* ---- nothing to compare with ---- */
   cs_drift_plan(&D, &mo, "a platform without a calibration", NULL, 3);
-  check(D.n == 0 && strstr(D.why, "names no calibration samples"),
-        "no calibration samples: no probes, and why");
+  ASSERT(D.n == 0 && strstr(D.why, "names no calibration samples"),
+         "no calibration samples: no probes, and why");
   char rel[1024], xml[600];
   snprintf(rel, sizeof rel, "Raw samples: results/elsewhere/cal-samples.csv\nexchange fit\n");
   snprintf(xml, sizeof xml, "%s/cal.xml", dir);
   cs_drift_plan(&D, &mo, rel, xml, 3);
-  check(D.n == 9 && !strcmp(D.samples, cal),
-        "a relative samples path not found from here is found beside the platform");
+  ASSERT(D.n == 9 && !strcmp(D.samples, cal),
+         "a relative samples path not found from here is found beside the platform");
 
   for (int l = 0; l < 3; l++) cs_val_set_free(&PL[l]);
   cs_val_set_free(&V);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) printf("(could not remove %s)\n", dir);
-  printf("%d checks, %d failed\n", checks, fails);
-  return fails ? 1 : 0;
+  return cs_test_end();
 }

@@ -9,17 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assert.h"
 #include "findings.h"
 #include "results.h"
 
-static int failures;
-#define CHECK(cond)                                                      \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                        \
-    }                                                                    \
-  } while (0)
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 * fabs(b))
 
 static int algo(const cs_bench_table *tb, const char *name) {
@@ -69,36 +62,38 @@ int main(void) {
 
   cs_bench_table tb;
   char err[256];
-  CHECK(cs_bench_table_read(path, &tb, err, sizeof err) == 0);
-  CHECK(tb.nalgos == 4 && tb.nsizes == 6 && tb.p == 33);
-  CHECK(!strcmp(tb.coll, "reduce_scatter_block"));
+  ASSERT(cs_bench_table_read(path, &tb, err, sizeof err) == 0);
+  ASSERT(tb.nalgos == 4 && tb.nsizes == 6 && tb.p == 33);
+  ASSERT(!strcmp(tb.coll, "reduce_scatter_block"));
   static const long sorted[6] = {0, 8, 64, 512, 4096, 32768};
-  for (int i = 0; i < 6; i++) CHECK(tb.bytes[i] == sorted[i]);
+  for (int i = 0; i < 6; i++) ASSERT(tb.bytes[i] == sorted[i]);
   int circ = algo(&tb, "circulant"), bfly = algo(&tb, "butterfly"), ompi = algo(&tb, "lib:ompi");
-  CHECK(NEAR(tb.t[ompi][2], 62e-6));
-  CHECK(isnan(tb.t[bfly][0]));
+  ASSERT_NEAR(tb.t[ompi][2], 62e-6, 1e-12);
+  ASSERT(isnan(tb.t[bfly][0]));
 
   cs_bench_findings fi;
   cs_bench_find(&tb, &fi);
-  CHECK(fi.first == 1 && fi.last == 5);
-  CHECK(fi.nband == 3);
+  ASSERT(fi.first == 1 && fi.last == 5);
+  ASSERT(fi.nband == 3);
   /* small, 8 B: butterfly 9 us, then circulant 10 us; best library lib:ompi 20 us */
-  CHECK(fi.band[0].size == 1 && fi.band[0].winner == bfly && fi.band[0].second == circ);
-  CHECK(NEAR(fi.band[0].t_win, 9e-6) && NEAR(fi.band[0].t_second, 10e-6));
-  CHECK(fi.band[0].best_ours == bfly && fi.band[0].best_lib == ompi &&
-        NEAR(fi.band[0].t_lib, 20e-6));
+  ASSERT(fi.band[0].size == 1 && fi.band[0].winner == bfly && fi.band[0].second == circ);
+  ASSERT_NEAR(fi.band[0].t_win, 9e-6, 1e-12);
+  ASSERT_NEAR(fi.band[0].t_second, 10e-6, 1e-12);
+  ASSERT(fi.band[0].best_ours == bfly && fi.band[0].best_lib == ompi &&
+         NEAR(fi.band[0].t_lib, 20e-6));
   /* medium: the size nearest sqrt(8 * 32768) = 512 B: circulant 15 us, butterfly 16 us */
-  CHECK(fi.band[1].size == 3 && fi.band[1].winner == circ && fi.band[1].second == bfly);
+  ASSERT(fi.band[1].size == 3 && fi.band[1].winner == circ && fi.band[1].second == bfly);
   /* large, 32 KiB: lib:ompi 150 us, circulant 200 us */
-  CHECK(fi.band[2].size == 5 && fi.band[2].winner == ompi && fi.band[2].second == circ);
-  CHECK(NEAR(fi.band[2].t_ours, 200e-6) && NEAR(fi.band[2].t_lib, 150e-6));
+  ASSERT(fi.band[2].size == 5 && fi.band[2].winner == ompi && fi.band[2].second == circ);
+  ASSERT_NEAR(fi.band[2].t_ours, 200e-6, 1e-12);
+  ASSERT_NEAR(fi.band[2].t_lib, 150e-6, 1e-12);
   /* Fastest: butterfly 8..64 B, circulant 512 B..4 KiB, lib:ompi 32 KiB */
-  CHECK(fi.nwin == 3);
-  CHECK(fi.win_algo[0] == bfly && fi.win_from[0] == 1 && fi.win_to[0] == 2);
-  CHECK(fi.win_algo[1] == circ && fi.win_from[1] == 3 && fi.win_to[1] == 4);
-  CHECK(fi.win_algo[2] == ompi && fi.win_from[2] == 5 && fi.win_to[2] == 5);
+  ASSERT(fi.nwin == 3);
+  ASSERT(fi.win_algo[0] == bfly && fi.win_from[0] == 1 && fi.win_to[0] == 2);
+  ASSERT(fi.win_algo[1] == circ && fi.win_from[1] == 3 && fi.win_to[1] == 4);
+  ASSERT(fi.win_algo[2] == ompi && fi.win_from[2] == 5 && fi.win_to[2] == 5);
   /* Anomalies: the 0-byte case and the spike, nothing else */
-  CHECK(fi.nanom == 2);
+  ASSERT(fi.nanom == 2);
   int zero = 0, spike = 0;
   for (int k = 0; k < fi.nanom; k++) {
     if (fi.anom[k].kind == CS_ANOM_ZERO_BYTES)
@@ -107,7 +102,7 @@ int main(void) {
       spike += fi.anom[k].algo == ompi && fi.anom[k].size == 2 && NEAR(fi.anom[k].t_prev, 20e-6) &&
                NEAR(fi.anom[k].t_next, 25e-6);
   }
-  CHECK(zero == 1 && spike == 1);
+  ASSERT(zero == 1 && spike == 1);
 
   /* The Markdown states the same numbers. */
   char *buf = NULL;
@@ -115,23 +110,23 @@ int main(void) {
   FILE *m = open_memstream(&buf, &len);
   cs_findings_bench_md(m, "hydra8x4", &tb, &fi);
   fclose(m);
-  CHECK(contains(
+  ASSERT(contains(
       buf,
       "**hydra8x4, reduce_scatter_block, p = 33** (4 algorithms, 6 sizes run: 0 B .. 32 KiB)"));
-  CHECK(contains(
+  ASSERT(contains(
       buf,
       "| small | 8 B | butterfly | 9 us | circulant | 1.11x | butterfly 9 us, lib:ompi 20 us: ours 2.22x faster |"));
-  CHECK(contains(buf, "| medium | 512 B | circulant | 15 us | butterfly | 1.07x |"));
-  CHECK(contains(
+  ASSERT(contains(buf, "| medium | 512 B | circulant | 15 us | butterfly | 1.07x |"));
+  ASSERT(contains(
       buf,
       "| large | 32 KiB | lib:ompi | 150 us | circulant | 1.33x | circulant 200 us, lib:ompi 150 us: library 1.33x faster |"));
-  CHECK(contains(
+  ASSERT(contains(
       buf,
       "butterfly from 8 B to 64 B; circulant from 512 B to 4 KiB; lib:ompi at 32 KiB (2 crossovers)"));
-  CHECK(contains(
+  ASSERT(contains(
       buf,
       "Anomaly: lib:ompi at 64 B takes 62 us, 2.5x above its neighbours (20 us before, 25 us after)"));
-  CHECK(contains(buf, "1 case moved 0 bytes"));
+  ASSERT(contains(buf, "1 case moved 0 bytes"));
   free(buf);
   buf = NULL;
 
@@ -139,22 +134,23 @@ int main(void) {
    * at 8 B, 25/15 at 512 B, 150/200 at 32 KiB; Fig. 3 (Irene, compared on
    * irene and abg) reads "on the order of 1.5" as 1.2 .. 2. */
   buf = claims_md("abg33", "abg", &tb, &fi);
-  CHECK(contains(buf, "| lib:ompi | small | 8 B | not named | 2.00x | 2.22x |"));
-  CHECK(contains(buf, "| lib:ompi | large | 32 KiB | not named | 0.75x | 0.50x |"));
-  CHECK(contains(buf, "| lib:default | medium | 512 B | not named | 2.13x | 2.00x |"));
-  CHECK(contains(buf, "- Paper, Fig. 3 (Irene 100 x 48 and 256 x 1; lib:ompi):"));
-  CHECK(contains(buf,
-                 "  - lib:ompi: circulant is 0.75 .. 2.00x faster over the 3 sizes: the "
-                 "simulation agrees in part (outside the claim: large (32 KiB) 0.75x with "
-                 "an unnamed algorithm)."));
-  CHECK(contains(buf, "- Why the simulation differs where it does: "));
-  CHECK(!strstr(buf, "  - lib:default:")); /* no claim about SMPI's default */
+  ASSERT(contains(buf, "| lib:ompi | small | 8 B | not named | 2.00x | 2.22x |"));
+  ASSERT(contains(buf, "| lib:ompi | large | 32 KiB | not named | 0.75x | 0.50x |"));
+  ASSERT(contains(buf, "| lib:default | medium | 512 B | not named | 2.13x | 2.00x |"));
+  ASSERT(contains(buf, "- Paper, Fig. 3 (Irene 100 x 48 and 256 x 1; lib:ompi):"));
+  ASSERT(contains(buf,
+                  "  - lib:ompi: circulant is 0.75 .. 2.00x faster over the 3 sizes: the "
+                  "simulation agrees in part (outside the claim: large (32 KiB) 0.75x with "
+                  "an unnamed algorithm)."));
+  ASSERT(contains(buf, "- Why the simulation differs where it does: "));
+  ASSERT(!strstr(buf, "  - lib:default:")); /* no claim about SMPI's default */
   free(buf);
   buf = claims_md("vsc", "vsc3", &tb, &fi);
-  CHECK(contains(buf, "The paper makes no claim about reduce_scatter_block on a machine like vsc"));
+  ASSERT(
+      contains(buf, "The paper makes no claim about reduce_scatter_block on a machine like vsc"));
   free(buf);
   buf = NULL;
-  CHECK(cs_word_in("lib:ompi lib:mpich", "lib:mpich") && !cs_word_in("lib:ompi2", "lib:ompi"));
+  ASSERT(cs_word_in("lib:ompi lib:mpich", "lib:mpich") && !cs_word_in("lib:ompi2", "lib:ompi"));
   unlink(path);
 
   /* The hook for a column naming the algorithm that ran: a library spike
@@ -173,18 +169,18 @@ int main(void) {
     fprintf(f, "allreduce,lib:ompi,32,%ld,1,%g,%g,%g,%g,%g,%g,%s,,\n", rb[i], rt[i], rt[i], rt[i],
             rt[i], rt[i], rt[i], rn[i]);
   fclose(f);
-  CHECK(cs_bench_table_read(rpath, &tb, err, sizeof err) == 0);
-  CHECK(!strcmp(tb.ran[0][1], "rab_rdb") && !strcmp(tb.ran[0][0], "rdb"));
+  ASSERT(cs_bench_table_read(rpath, &tb, err, sizeof err) == 0);
+  ASSERT(!strcmp(tb.ran[0][1], "rab_rdb") && !strcmp(tb.ran[0][0], "rdb"));
   cs_bench_find(&tb, &fi);
-  CHECK(fi.nanom == 1 && fi.anom[0].kind == CS_ANOM_SPIKE && fi.anom[0].prev == 0 &&
-        fi.anom[0].next == 2);
+  ASSERT(fi.nanom == 1 && fi.anom[0].kind == CS_ANOM_SPIKE && fi.anom[0].prev == 0 &&
+         fi.anom[0].next == 2);
   m = open_memstream(&buf, &len);
   cs_findings_bench_md(m, "hydra8x4", &tb, &fi);
   fclose(m);
-  CHECK(contains(buf,
-                 "Anomaly, explained: lib:ompi at 32 B takes 62 us (7 us before, 7.5 us "
-                 "after): the algorithm that ran there is rab_rdb, against rdb before and "
-                 "rdb after."));
+  ASSERT(contains(buf,
+                  "Anomaly, explained: lib:ompi at 32 B takes 62 us (7 us before, 7.5 us "
+                  "after): the algorithm that ran there is rab_rdb, against rdb before and "
+                  "rdb after."));
   free(buf);
   unlink(rpath);
 
@@ -203,28 +199,25 @@ int main(void) {
   cs_csv_guidelines_row(f, "rs<=ar", "a", "b", 8, 65536, 0.9, 1, 0.9, 0.05, 0, "circulant");
   fclose(f);
   cs_gl_findings g;
-  CHECK(cs_gl_find(gpath, &g, err, sizeof err) == 0);
-  CHECK(g.nsides == 2 && !strcmp(g.side[0], "lib") && !strcmp(g.side[1], "circulant"));
-  CHECK(g.compared[0] == 4 && g.violated[0] == 3 && g.compared[1] == 3 && g.violated[1] == 1);
+  ASSERT(cs_gl_find(gpath, &g, err, sizeof err) == 0);
+  ASSERT(g.nsides == 2 && !strcmp(g.side[0], "lib") && !strcmp(g.side[1], "circulant"));
+  ASSERT(g.compared[0] == 4 && g.violated[0] == 3 && g.compared[1] == 3 && g.violated[1] == 1);
   /* a "~" guideline violated by a ratio of 0.25 is 4x off */
-  CHECK(g.nworst[1] == 1 && NEAR(g.worst[1][0].ratio, 0.25));
-  CHECK(g.nworst[0] == 3 && NEAR(g.worst[0][0].ratio, 3.0) && NEAR(g.worst[0][1].ratio, 2.0) &&
-        NEAR(g.worst[0][2].ratio, 1.5) && g.worst[0][0].bytes == 65536);
-  CHECK(!strcmp(g.worst[0][0].id, "rs<=ar") && !strcmp(g.worst[0][2].id, "red<=ar"));
+  ASSERT_EQ(g.nworst[1], 1);
+  ASSERT_NEAR(g.worst[1][0].ratio, 0.25, 1e-12);
+  ASSERT(g.nworst[0] == 3 && NEAR(g.worst[0][0].ratio, 3.0) && NEAR(g.worst[0][1].ratio, 2.0) &&
+         NEAR(g.worst[0][2].ratio, 1.5) && g.worst[0][0].bytes == 65536);
+  ASSERT(!strcmp(g.worst[0][0].id, "rs<=ar") && !strcmp(g.worst[0][2].id, "red<=ar"));
   m = open_memstream(&buf, &len);
   cs_findings_gl_md(m, NULL, &g);
   fclose(m);
-  CHECK(contains(buf, "side lib: 3 of 4 comparisons violated; worst: "));
-  CHECK(contains(buf, " at 64 KiB (ratio 3.00)"));
-  CHECK(contains(buf, "side circulant: 1 of 3 comparisons violated; worst: "));
-  CHECK(contains(buf, " at 1 KiB (ratio 0.25)\n"));
-  CHECK(!strstr(buf, "rs<=ar")); /* named by description, not by internal id */
+  ASSERT(contains(buf, "side lib: 3 of 4 comparisons violated; worst: "));
+  ASSERT(contains(buf, " at 64 KiB (ratio 3.00)"));
+  ASSERT(contains(buf, "side circulant: 1 of 3 comparisons violated; worst: "));
+  ASSERT(contains(buf, " at 1 KiB (ratio 0.25)\n"));
+  ASSERT(!strstr(buf, "rs<=ar")); /* named by description, not by internal id */
   free(buf);
   unlink(gpath);
 
-  if (failures)
-    fprintf(stderr, "%d failures\n", failures);
-  else
-    printf("findings: all checks passed\n");
-  return failures != 0;
+  return cs_test_end();
 }

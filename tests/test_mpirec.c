@@ -10,20 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert.h"
 #include "kernel.h"
 #include "mpirec/mpirec.h"
 #include "record.h"
-
-static int failures;
-#define EXPECT(cond, ...)                                             \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fprintf(stderr, "\n");                                          \
-      failures++;                                                     \
-    }                                                                 \
-  } while (0)
 
 static int keyval = MPI_KEYVAL_INVALID, deleted;
 
@@ -58,16 +48,16 @@ static MPI_Comm node_comm(MPI_Comm comm) {
 static void body(int r, void *arg) {
   (void)arg;
   MPI_Comm world = MPI_COMM_WORLD, node = node_comm(world);
-  EXPECT(node_comm(world) == node, "the cached node communicator is returned again");
+  ASSERT(node_comm(world) == node, "the cached node communicator is returned again");
   char name[MPI_MAX_PROCESSOR_NAME];
   int len, nr, ns;
   MPI_Get_processor_name(name, &len);
   char want[64];
   snprintf(want, sizeof want, "node%d-%d", r / 4, r % 4);
-  EXPECT(!strcmp(name, want), "rank %d: host %s, want %s", r, name, want);
+  ASSERT(!strcmp(name, want), "rank %d: host %s, want %s", r, name, want);
   MPI_Comm_rank(node, &nr);
   MPI_Comm_size(node, &ns);
-  EXPECT(nr == r % 4 && ns == 4, "rank %d: node rank %d of %d", r, nr, ns);
+  ASSERT(nr == r % 4 && ns == 4, "rank %d: node rank %d of %d", r, nr, ns);
   /* Setup collectives on the node, executed for real. */
   int v = r, sum = 0, mx = 0, all[4] = {0};
   MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, node);
@@ -77,10 +67,10 @@ static void body(int r, void *arg) {
   MPI_Bcast(&b, 1, MPI_LONG, 1, node);
   MPI_Barrier(world);
   int base = 4 * (r / 4);
-  EXPECT(sum == 4 * base + 6, "rank %d: node sum %d", r, sum);
-  EXPECT(mx == 11, "rank %d: world max %d", r, mx);
-  EXPECT(all[0] == base && all[3] == base + 3, "rank %d: allgather %d..%d", r, all[0], all[3]);
-  EXPECT(b == 1000 + base + 1, "rank %d: bcast %ld", r, b);
+  ASSERT(sum == 4 * base + 6, "rank %d: node sum %d", r, sum);
+  ASSERT(mx == 11, "rank %d: world max %d", r, mx);
+  ASSERT(all[0] == base && all[3] == base + 3, "rank %d: allgather %d..%d", r, all[0], all[3]);
+  ASSERT(b == 1000 + base + 1, "rank %d: bcast %ld", r, b);
   /* A lane communicator (stride 4) and a message on it: recorded with world
    * ranks; a private buffer arrives for real. */
   MPI_Comm lane, dup;
@@ -89,15 +79,15 @@ static void body(int r, void *arg) {
   int lr, ls;
   MPI_Comm_rank(dup, &lr);
   MPI_Comm_size(dup, &ls);
-  EXPECT(ls == 3 && lr == 2 - r / 4, "rank %d: lane rank %d of %d", r, lr, ls);
+  ASSERT(ls == 3 && lr == 2 - r / 4, "rank %d: lane rank %d of %d", r, lr, ls);
   long out = 100 * r, in = -1;
   MPI_Sendrecv(&out, 1, MPI_LONG, (lr + 1) % ls, 5, &in, 1, MPI_LONG, (lr + ls - 1) % ls, 5, dup,
                MPI_STATUS_IGNORE);
   int from_world = (r + 4) % 12; /* lane rank lr - 1 is world rank r + 4 (mod 12) */
-  EXPECT(in == 100 * from_world, "rank %d: received %ld, want %d", r, in, 100 * from_world);
+  ASSERT(in == 100 * from_world, "rank %d: received %ld, want %d", r, in, 100 * from_world);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&lane);
-  EXPECT(lane == MPI_COMM_NULL, "rank %d: MPI_Comm_free sets MPI_COMM_NULL", r);
+  ASSERT(lane == MPI_COMM_NULL, "rank %d: MPI_Comm_free sets MPI_COMM_NULL", r);
 }
 
 static void bad(int r, void *arg) {
@@ -199,44 +189,44 @@ static void chain(int r, void *arg) {
 static void test_posted(void) {
   cs_prog g;
   char err[512];
-  EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+  ASSERT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
   int rc = csrec_run(2, 0, posted_order, NULL, &g, err, sizeof err);
-  EXPECT(rc == 0, "posted receives: %s", rc ? err : "");
-  EXPECT(order_got == 4242, "the waiting receive got %d, want the second message (4242)",
+  ASSERT(rc == 0, "posted receives: %s", rc ? err : "");
+  ASSERT(order_got == 4242, "the waiting receive got %d, want the second message (4242)",
          order_got);
-  EXPECT(g.r[0].n == 2 && g.r[0].first->from == 1 && g.r[0].first->rb == 8,
+  ASSERT(g.r[0].n == 2 && g.r[0].first->from == 1 && g.r[0].first->rb == 8,
          "rank 0's first receive recorded %d steps, from %d, %u bytes (want 2 steps, 1, 8)",
          g.r[0].n, g.r[0].n ? g.r[0].first->from : -9, g.r[0].n ? g.r[0].first->rb : 0);
   cs_prog_free(&g);
-  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
+  ASSERT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
   rc = csrec_run(3, 0, posted_sources, NULL, &g, err, sizeof err);
-  EXPECT(rc == 0, "posted receives of two senders: %s", rc ? err : "");
+  ASSERT(rc == 0, "posted receives of two senders: %s", rc ? err : "");
   if (rc == 0 && g.r[0].n == 4) {
     unsigned want[4] = {5, 3, 6, 4}, got[4];
     const cs_mop *o = g.r[0].first;
     for (int i = 0; i < 4; i++, o = i < 4 ? cs_mop_next(o) : o) got[i] = o->rb;
-    EXPECT(!memcmp(got, want, sizeof want),
+    ASSERT(!memcmp(got, want, sizeof want),
            "rank 0's receives recorded %u %u %u %u bytes, want 5 3 6 4", got[0], got[1], got[2],
            got[3]);
   } else {
-    EXPECT(0, "rank 0 recorded %d steps, want 4", rc ? -1 : g.r[0].n);
+    ASSERT(0, "rank 0 recorded %d steps, want 4", rc ? -1 : g.r[0].n);
   }
   cs_prog_free(&g);
-  EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+  ASSERT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
   rc = csrec_run(2, 0, never_matched, NULL, &g, err, sizeof err);
-  EXPECT(rc != 0 && strstr(err, "never matched"), "an unmatched receive must fail: %s",
+  ASSERT(rc != 0 && strstr(err, "never matched"), "an unmatched receive must fail: %s",
          rc ? err : "(no error)");
   cs_prog_free(&g);
-  EXPECT(cs_prog_init(&g, CHAIN_P) == 0, "no memory for the chain");
+  ASSERT(cs_prog_init(&g, CHAIN_P) == 0, "no memory for the chain");
   rc = csrec_run(CHAIN_P, 0, chain, NULL, &g, err, sizeof err);
-  EXPECT(rc == 0, "chain: %s", rc ? err : "");
+  ASSERT(rc == 0, "chain: %s", rc ? err : "");
   cs_model mo = cs_model_abg(1e-6, 1e-9, 0);
   cs_model_stats st;
   rc = rc ? rc : cs_model_price(&mo, &g, &st, err, sizeof err);
   double want = (CHAIN_P - 1) * (1e-6 + 1e-9 * (CHAIN_M + 16));
-  EXPECT(rc == 0 && fabs(st.time - want) <= 1e-9 * want, "chain priced %s: %.12g s, want %.12g",
+  ASSERT(rc == 0 && fabs(st.time - want) <= 1e-9 * want, "chain priced %s: %.12g s, want %.12g",
          rc ? err : "", rc ? 0 : st.time, want);
-  EXPECT(rc == 0 && st.sweeps <= 4, "the chain took %d sweeps of the evaluator, want <= 4",
+  ASSERT(rc == 0 && st.sweeps <= 4, "the chain took %d sweeps of the evaluator, want <= 4",
          rc ? -1 : st.sweeps);
   cs_prog_free(&g);
 }
@@ -260,7 +250,7 @@ static void test_lsum(void) {
           long want = 0;
           for (int i = 0; i < n; i++) want += cs_lcount(&ls[k], ((first + i) % p + p) % p);
           long got = cs_lsum(&ls[k], first, n);
-          EXPECT(got == want, "cs_lsum kind %d p %d first %d n %d: %ld, want %ld", k, p, first, n,
+          ASSERT(got == want, "cs_lsum kind %d p %d first %d n %d: %ld, want %ld", k, p, first, n,
                  got, want);
         }
   }
@@ -328,20 +318,20 @@ static void test_big(void) {
     cs_prog g;
     char err[512];
     cs_model_stats st;
-    EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+    ASSERT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
     nb_got = -1;
     int rc = csrec_run(2, 0, big, nb ? &g : NULL, &g, err, sizeof err);
-    EXPECT(rc == 0, "5 GiB run failed: %s", err);
-    EXPECT(nb_got == 42, "Irecv into a stack got %d, want 42", nb_got);
-    EXPECT(g.nb == nb, "nonblocking steps recorded: nb = %d, want %d", g.nb, nb);
+    ASSERT(rc == 0, "5 GiB run failed: %s", err);
+    ASSERT(nb_got == 42, "Irecv into a stack got %d, want 42", nb_got);
+    ASSERT(g.nb == nb, "nonblocking steps recorded: nb = %d, want %d", g.nb, nb);
     const cs_mop *o = g.r[1].first;
-    EXPECT(o && cs_mop_rbytes(&g, o) == (size_t)5 << 30, "recorded %zu bytes, want 5 GiB",
+    ASSERT(o && cs_mop_rbytes(&g, o) == (size_t)5 << 30, "recorded %zu bytes, want 5 GiB",
            o ? cs_mop_rbytes(&g, o) : 0);
     cs_model mo = cs_model_abg(1e-6, 1e-10, 0);
     rc = cs_model_price(&mo, &g, &st, err, sizeof err);
     /* the 5 GiB message, then the int (both alpha + beta (m + 16)) */
     double want = 2e-6 + 1e-10 * ((double)(5L << 30) + 16 + 4 + 16);
-    EXPECT(rc == 0 && fabs(st.time - want) <= 1e-12 * want, "priced %.17g, want %.17g (%s)",
+    ASSERT(rc == 0 && fabs(st.time - want) <= 1e-12 * want, "priced %.17g, want %.17g (%s)",
            st.time, want, rc ? err : "ok");
     cs_prog_free(&g);
   }
@@ -352,47 +342,46 @@ int main(void) {
   {
     cs_prog g;
     char err[512];
-    EXPECT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+    ASSERT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
     int rc = csrec_run(2, 0, overtake, NULL, &g, err, sizeof err);
-    EXPECT(rc != 0 && strstr(err, "match out of their posting order"),
+    ASSERT(rc != 0 && strstr(err, "match out of their posting order"),
            "messages that overtake each other must fail the case: %s", rc ? err : "(priced)");
     cs_prog_free(&g);
   }
   test_lsum();
   test_posted();
   cs_prog g;
-  EXPECT(cs_prog_init(&g, 12) == 0, "no memory for 12 programs");
+  ASSERT(cs_prog_init(&g, 12) == 0, "no memory for 12 programs");
   char err[512];
   int rc = csrec_run(12, 4, body, NULL, &g, err, sizeof err);
-  EXPECT(rc == 0, "run failed: %s", err);
-  EXPECT(deleted == 12, "the delete callback ran %d times at the end of the run, want 12", deleted);
+  ASSERT(rc == 0, "run failed: %s", err);
+  ASSERT(deleted == 12, "the delete callback ran %d times at the end of the run, want 12", deleted);
   for (int r = 0; r < 12; r++) {
     /* Only the lane exchange is recorded: setup collectives cost nothing. */
-    EXPECT(g.r[r].n == 1, "rank %d: %d recorded operations, want 1", r, g.r[r].n);
+    ASSERT(g.r[r].n == 1, "rank %d: %d recorded operations, want 1", r, g.r[r].n);
     if (g.r[r].n == 1) {
       cs_mop o = *g.r[r].first;
-      EXPECT(o.to == (r + 12 - 4) % 12 && o.from == (r + 4) % 12 && o.sb == 8 && o.rb == 8,
+      ASSERT(o.to == (r + 12 - 4) % 12 && o.from == (r + 4) % 12 && o.sb == 8 && o.rb == 8,
              "rank %d: recorded to %d from %d (%u, %u bytes)", r, o.to, o.from, o.sb, o.rb);
     }
   }
   cs_prog_free(&g);
-  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
+  ASSERT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
   rc = csrec_run(3, 0, bad, NULL, &g, err, sizeof err);
-  EXPECT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
+  ASSERT(rc != 0 && strstr(err, "MPI_Allreduce"), "an unsupported call must fail naming it: %s",
          rc ? err : "(no error)");
   cs_prog_free(&g);
   /* A rank that overflows the stack fails the case with a message, and
    * the next case runs. */
-  EXPECT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
+  ASSERT(cs_prog_init(&g, 3) == 0, "no memory for 3 programs");
   rc = csrec_run(3, 0, overflow, NULL, &g, err, sizeof err);
-  EXPECT(rc != 0 && strstr(err, "world rank 1 overflowed the ranks' stack"),
+  ASSERT(rc != 0 && strstr(err, "world rank 1 overflowed the ranks' stack"),
          "a stack overflow must fail the case saying so: %s", rc ? err : "(no error)");
   cs_prog_free(&g);
-  EXPECT(cs_prog_init(&g, 5) == 0, "no memory for 5 programs");
+  ASSERT(cs_prog_init(&g, 5) == 0, "no memory for 5 programs");
   rc = csrec_run(5, 0, ring, NULL, &g, err, sizeof err);
-  EXPECT(rc == 0 && ring_bad == 0, "ring after an overflow: %s, %d wrong", rc ? err : "ran",
+  ASSERT(rc == 0 && ring_bad == 0, "ring after an overflow: %s, %d wrong", rc ? err : "ran",
          ring_bad);
   cs_prog_free(&g);
-  printf("test_mpirec: %d failures\n", failures);
-  return failures != 0;
+  return cs_test_end();
 }

@@ -3,62 +3,53 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "assert.h"
 #include "sizes.h"
-
-static int failures;
-#define CHECK_EQ(got, want)                                                                   \
-  do {                                                                                        \
-    long long g_ = (got), w_ = (want);                                                        \
-    if (g_ != w_) {                                                                           \
-      fprintf(stderr, "%s:%d: %s = %lld, expected %lld\n", __FILE__, __LINE__, #got, g_, w_); \
-      failures++;                                                                             \
-    }                                                                                         \
-  } while (0)
 
 int main(void) {
   /* Vector collectives move m: 1001 bytes of 4-byte ints are 250 elements. */
-  CHECK_EQ(cs_coll_shape(CS_allreduce), CS_SHAPE_VECTOR);
-  CHECK_EQ(cs_size_elems(CS_allreduce, 7, 1001, 4), 250);
-  CHECK_EQ(cs_size_bytes(CS_allreduce, 7, 1001, 4), 1000);
-  CHECK_EQ(cs_size_count(CS_allreduce, 7, 250), 250);
-  CHECK_EQ(cs_size_total(CS_bcast, 7, 250), 250);
+  ASSERT_EQ(cs_coll_shape(CS_allreduce), CS_SHAPE_VECTOR);
+  ASSERT_EQ(cs_size_elems(CS_allreduce, 7, 1001, 4), 250);
+  ASSERT_EQ(cs_size_bytes(CS_allreduce, 7, 1001, 4), 1000);
+  ASSERT_EQ(cs_size_count(CS_allreduce, 7, 250), 250);
+  ASSERT_EQ(cs_size_total(CS_bcast, 7, 250), 250);
   /* Block collectives: p blocks of floor(m / p): 1001 bytes on 7 ranks are
    * 7 blocks of 143 bytes; of ints, 250 elements make 7 blocks of 35. */
-  CHECK_EQ(cs_coll_shape(CS_allgather), CS_SHAPE_BLOCKS);
-  CHECK_EQ(cs_size_bytes(CS_reduce_scatter_block, 7, 1001, 1), 1001);
-  CHECK_EQ(cs_size_bytes(CS_allgather, 7, 1000, 1), 994);
-  CHECK_EQ(cs_size_elems(CS_gather, 7, 1001, 4), 245);
-  CHECK_EQ(cs_size_count(CS_scatter, 7, 245), 35);
-  CHECK_EQ(cs_size_total(CS_allgather, 7, 35), 245);
-  CHECK_EQ(cs_size_bytes(CS_allgather, 7, 6, 1), 0); /* fewer bytes than ranks */
+  ASSERT_EQ(cs_coll_shape(CS_allgather), CS_SHAPE_BLOCKS);
+  ASSERT_EQ(cs_size_bytes(CS_reduce_scatter_block, 7, 1001, 1), 1001);
+  ASSERT_EQ(cs_size_bytes(CS_allgather, 7, 1000, 1), 994);
+  ASSERT_EQ(cs_size_elems(CS_gather, 7, 1001, 4), 245);
+  ASSERT_EQ(cs_size_count(CS_scatter, 7, 245), 35);
+  ASSERT_EQ(cs_size_total(CS_allgather, 7, 35), 245);
+  ASSERT_EQ(cs_size_bytes(CS_allgather, 7, 6, 1), 0); /* fewer bytes than ranks */
   /* Split collectives spread m evenly; the count given is the total. */
-  CHECK_EQ(cs_coll_shape(CS_reduce_scatter), CS_SHAPE_SPLIT);
-  CHECK_EQ(cs_size_bytes(CS_allgatherv, 7, 1000, 1), 1000);
-  CHECK_EQ(cs_size_count(CS_scatterv, 7, 1000), 1000);
-  CHECK_EQ(cs_size_total(CS_gatherv, 7, 10), -1);
+  ASSERT_EQ(cs_coll_shape(CS_reduce_scatter), CS_SHAPE_SPLIT);
+  ASSERT_EQ(cs_size_bytes(CS_allgatherv, 7, 1000, 1), 1000);
+  ASSERT_EQ(cs_size_count(CS_scatterv, 7, 1000), 1000);
+  ASSERT_EQ(cs_size_total(CS_gatherv, 7, 10), -1);
   long b[7];
   cs_size_blocks(CS_reduce_scatter, 7, 1000, b);
-  CHECK_EQ(b[0], 143);
-  CHECK_EQ(b[5], 143);
-  CHECK_EQ(b[6], 142);
-  CHECK_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1000), 0);
-  CHECK_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1001), 1);
-  CHECK_EQ(cs_size_equal_blocks(CS_allgather, 7, 1000), 1);
+  ASSERT_EQ(b[0], 143);
+  ASSERT_EQ(b[5], 143);
+  ASSERT_EQ(b[6], 142);
+  ASSERT_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1000), 0);
+  ASSERT_EQ(cs_size_equal_blocks(CS_reduce_scatter, 7, 1001), 1);
+  ASSERT_EQ(cs_size_equal_blocks(CS_allgather, 7, 1000), 1);
   cs_size_blocks(CS_allgather, 7, 1000, b);
-  CHECK_EQ(b[6], 142);
+  ASSERT_EQ(b[6], 142);
   cs_size_blocks(CS_allreduce, 7, 1000, b);
-  CHECK_EQ(b[3], 0);
+  ASSERT_EQ(b[3], 0);
   /* Per-process blocks (--block-bytes): m = p b for block and split
    * collectives, and the block a case then moves is b again. */
-  CHECK_EQ(cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 32768);
-  CHECK_EQ(cs_size_bytes(CS_reduce_scatter_block, 32,
-                         cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 1) /
-               32,
-           1024);
-  CHECK_EQ(cs_size_from_block(CS_reduce_scatter, 7, 3), 21);
-  CHECK_EQ(cs_size_from_block(CS_allgather, 7, 0), 0);
-  CHECK_EQ(cs_size_from_block(CS_allreduce, 7, 8), -1);
-  CHECK_EQ(cs_size_from_block(CS_gather, 1 << 20, 1L << 62), -1);
+  ASSERT_EQ(cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 32768);
+  ASSERT_EQ(cs_size_bytes(CS_reduce_scatter_block, 32,
+                          cs_size_from_block(CS_reduce_scatter_block, 32, 1024), 1) /
+                32,
+            1024);
+  ASSERT_EQ(cs_size_from_block(CS_reduce_scatter, 7, 3), 21);
+  ASSERT_EQ(cs_size_from_block(CS_allgather, 7, 0), 0);
+  ASSERT_EQ(cs_size_from_block(CS_allreduce, 7, 8), -1);
+  ASSERT_EQ(cs_size_from_block(CS_gather, 1 << 20, 1L << 62), -1);
   /* The one byte formatter: a binary unit only where exact. */
   static const struct {
     double b;
@@ -75,15 +66,9 @@ int main(void) {
              {1610612736.0, "1536 MiB"}};
   for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
     char buf[32];
-    if (strcmp(cs_size_str(fmt[i].b, buf, sizeof buf), fmt[i].s))
-      fprintf(stderr, "cs_size_str(%.0f) = \"%s\", expected \"%s\"\n", fmt[i].b, buf, fmt[i].s),
-          failures++;
+    ASSERT_STR_EQ(cs_size_str(fmt[i].b, buf, sizeof buf), fmt[i].s, "bytes %.0f", fmt[i].b);
   }
   /* SMPI's envelope. */
-  CHECK_EQ(CS_SMPI_ENVELOPE, 16);
-  if (failures)
-    fprintf(stderr, "test_sizes: %d failures\n", failures);
-  else
-    printf("test_sizes: all passed\n");
-  return failures != 0;
+  ASSERT_EQ(CS_SMPI_ENVELOPE, 16);
+  return cs_test_end();
 }

@@ -8,26 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assert.h"
 #include "results.h"
-
-static int failures;
-
-#define EXPECT_STR(got, want)                                                      \
-  do {                                                                             \
-    const char *g_ = (got), *w_ = (want);                                          \
-    if (strcmp(g_, w_)) {                                                          \
-      fprintf(stderr, "%s:%d: got '%s', want '%s'\n", __FILE__, __LINE__, g_, w_); \
-      failures++;                                                                  \
-    }                                                                              \
-  } while (0)
-#define EXPECT_EQ(got, want)                                                                \
-  do {                                                                                      \
-    double g_ = (got), w_ = (want);                                                         \
-    if (g_ != w_) {                                                                         \
-      fprintf(stderr, "%s:%d: %s = %.17g, want %.17g\n", __FILE__, __LINE__, #got, g_, w_); \
-      failures++;                                                                           \
-    }                                                                                       \
-  } while (0)
 
 static void count(const char *algo, long bytes, void *ctx) {
   (void)algo;
@@ -47,18 +29,18 @@ static char *slurp(const char *path) {
 int main(void) {
   char h[1024];
   /* The headers of docs/csv.md, letter for letter. */
-  EXPECT_STR(cs_csv_header(CS_CSV_BENCH, h, sizeof h),
-             "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,"
-             "reduced_bytes,copied_bytes");
-  EXPECT_STR(cs_csv_header(CS_CSV_PREDICT, h, sizeof h),
-             "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err");
-  EXPECT_STR(cs_csv_header(CS_CSV_VALIDATE, h, sizeof h),
-             "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,"
-             "err_sim,launches,launch_min_s,launch_max_s");
-  EXPECT_STR(cs_csv_header(CS_CSV_GUIDELINES, h, sizeof h),
-             "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated,side");
-  EXPECT_STR(cs_csv_header(CS_CSV_SAMPLES, h, sizeof h), "coll,algo,p,bytes,rep,time_s");
-  EXPECT_STR(cs_csv_header(CS_CSV_CALIB, h, sizeof h), "kind,pair,k,bytes,rep,time_s,launch");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_BENCH, h, sizeof h),
+                "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,"
+                "reduced_bytes,copied_bytes");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_PREDICT, h, sizeof h),
+                "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_VALIDATE, h, sizeof h),
+                "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,"
+                "err_sim,launches,launch_min_s,launch_max_s");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_GUIDELINES, h, sizeof h),
+                "guideline,lhs,rhs,p,bytes,lhs_s,rhs_s,ratio,tolerance,violated,side");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_SAMPLES, h, sizeof h), "coll,algo,p,bytes,rep,time_s");
+  ASSERT_STR_EQ(cs_csv_header(CS_CSV_CALIB, h, sizeof h), "kind,pair,k,bytes,rep,time_s,launch");
 
   /* A bench file: comment, header, two rows and half a third. */
   char path[] = "/tmp/collsim-test-store.XXXXXX";
@@ -68,9 +50,9 @@ int main(void) {
   cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0, NULL, 0};
   char first[1024];
   cs_csv_bench_comment(first, sizeof first, &m);
-  EXPECT_STR(first,
-             "# collsim bench backend=smpi platform=p.xml np=8 coll=allreduce type=byte "
-             "root=0 in_place=0 reps=1 warmup=0\n");
+  ASSERT_STR_EQ(first,
+                "# collsim bench backend=smpi platform=p.xml np=8 coll=allreduce type=byte "
+                "root=0 in_place=0 reps=1 warmup=0\n");
   FILE *f = fopen(path, "w");
   fputs(first, f);
   cs_csv_write_header(f, CS_CSV_BENCH);
@@ -81,21 +63,21 @@ int main(void) {
                    2.5e-6, &x);
   fputs("allreduce,circulant,8,40", f); /* a row being written when the run was killed */
   fclose(f);
-  EXPECT_EQ(cs_bench_file_extra(path), 1);
-  EXPECT_EQ(cs_bench_lookup(path, "circulant", 4096), 2e-6);
-  EXPECT_EQ(cs_bench_lookup_col(path, "circulant", 1024, "reduced_bytes"), 7168);
-  EXPECT_EQ(cs_bench_lookup_col(path, "circulant", 4096, "ci_hi_s"), 2.5e-6);
-  EXPECT_EQ(cs_bench_lookup(path, "circulant", 8), -1);
-  EXPECT_EQ(cs_bench_lookup(path, "butterfly", 1024), -1);
+  ASSERT_DBL_EQ(cs_bench_file_extra(path), 1);
+  ASSERT_DBL_EQ(cs_bench_lookup(path, "circulant", 4096), 2e-6);
+  ASSERT_DBL_EQ(cs_bench_lookup_col(path, "circulant", 1024, "reduced_bytes"), 7168);
+  ASSERT_DBL_EQ(cs_bench_lookup_col(path, "circulant", 4096, "ci_hi_s"), 2.5e-6);
+  ASSERT_DBL_EQ(cs_bench_lookup(path, "circulant", 8), -1);
+  ASSERT_DBL_EQ(cs_bench_lookup(path, "butterfly", 1024), -1);
   int rows = 0;
-  EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), 2);
-  EXPECT_EQ(rows, 2);
+  ASSERT_DBL_EQ(cs_bench_scan_rows(path, first, count, &rows), 2);
+  ASSERT_DBL_EQ(rows, 2);
   const char *all = slurp(path);
-  EXPECT_EQ(all[strlen(all) - 1] == '\n', 1); /* the half row is gone */
+  ASSERT_DBL_EQ(all[strlen(all) - 1] == '\n', 1); /* the half row is gone */
   /* Another configuration: refused, and the file is left alone. */
   size_t before = strlen(slurp(path));
-  EXPECT_EQ(cs_bench_scan_rows(path, "# collsim bench backend=mpi\n", count, &rows), -1);
-  EXPECT_EQ(strlen(slurp(path)), before);
+  ASSERT_DBL_EQ(cs_bench_scan_rows(path, "# collsim bench backend=mpi\n", count, &rows), -1);
+  ASSERT_DBL_EQ(strlen(slurp(path)), before);
 
   /* A file made before the extra columns: recognised, resumed in its own
    * schema (rows without the extra fields), and its charging setting is
@@ -106,27 +88,27 @@ int main(void) {
   cs_csv_bench_row(f, "allreduce", "lib:ompi", 8, 1024, 1, 3e-6, 3e-6, 3e-6, 3e-6, 3e-6, 3e-6,
                    NULL);
   fclose(f);
-  EXPECT_EQ(cs_bench_file_extra(path), 0);
-  EXPECT_EQ(cs_bench_lookup(path, "lib:ompi", 1024), 3e-6);
-  EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), 1);
+  ASSERT_DBL_EQ(cs_bench_file_extra(path), 0);
+  ASSERT_DBL_EQ(cs_bench_lookup(path, "lib:ompi", 1024), 3e-6);
+  ASSERT_DBL_EQ(cs_bench_scan_rows(path, first, count, &rows), 1);
   m.lib_charge = 1;
   cs_csv_bench_comment(first, sizeof first, &m);
-  EXPECT_EQ(strstr(first, " lib_charge=reductions,copies\n") != NULL, 1);
-  EXPECT_EQ(cs_bench_scan_rows(path, first, count, &rows), -1); /* charged != uncharged */
-  EXPECT_EQ(cs_bench_file_extra("/nonexistent/x.csv"), -1);
+  ASSERT_DBL_EQ(strstr(first, " lib_charge=reductions,copies\n") != NULL, 1);
+  ASSERT_DBL_EQ(cs_bench_scan_rows(path, first, count, &rows), -1); /* charged != uncharged */
+  ASSERT_DBL_EQ(cs_bench_file_extra("/nonexistent/x.csv"), -1);
 
   /* Predict rows: absent values are empty fields, read back as such. */
   f = fopen(path, "w");
   cs_csv_write_header(f, CS_CSV_PREDICT);
   cs_csv_predict_row(f, "allreduce", "native", 8, 1024, NAN, NAN, 3e-6, NAN);
   fclose(f);
-  EXPECT_STR(strchr(slurp(path), '\n') + 1, "allreduce,native,8,1024,,,3e-06,\n");
+  ASSERT_STR_EQ(strchr(slurp(path), '\n') + 1, "allreduce,native,8,1024,,,3e-06,\n");
   cs_csv_reader r;
-  EXPECT_EQ(cs_csv_open(&r, path), 0);
-  EXPECT_EQ(cs_csv_next(&r), 1);
-  EXPECT_STR(cs_csv_get(&r, cs_csv_col(&r, "sim_s")), "3e-06");
-  EXPECT_STR(cs_csv_get(&r, cs_csv_col(&r, "model_s")), "");
-  EXPECT_EQ(cs_csv_next(&r), 0);
+  ASSERT_DBL_EQ(cs_csv_open(&r, path), 0);
+  ASSERT_DBL_EQ(cs_csv_next(&r), 1);
+  ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "sim_s")), "3e-06");
+  ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "model_s")), "");
+  ASSERT_DBL_EQ(cs_csv_next(&r), 0);
   cs_csv_close(&r);
 
   /* Kinds: the most specific first; a guidelines file without "side" is one. */
@@ -134,15 +116,14 @@ int main(void) {
   char *fld[CS_CSV_MAXCOLS];
   int nf = cs_csv_split(line, fld, CS_CSV_MAXCOLS);
   const cs_csv_kind order[] = {CS_CSV_GUIDELINES, CS_CSV_VALIDATE, CS_CSV_PREDICT, CS_CSV_BENCH};
-  EXPECT_EQ(cs_csv_kind_of(fld, nf, order, 4), CS_CSV_GUIDELINES);
+  ASSERT_DBL_EQ(cs_csv_kind_of(fld, nf, order, 4), CS_CSV_GUIDELINES);
   char bench[] = "algo, coll ,\"bytes\",p,median_s";
   nf = cs_csv_split(bench, fld, CS_CSV_MAXCOLS);
-  EXPECT_EQ(cs_csv_kind_of(fld, nf, order, 4), CS_CSV_BENCH);
+  ASSERT_DBL_EQ(cs_csv_kind_of(fld, nf, order, 4), CS_CSV_BENCH);
   char other[] = "name,value";
   nf = cs_csv_split(other, fld, CS_CSV_MAXCOLS);
-  EXPECT_EQ(cs_csv_kind_of(fld, nf, order, 4), -1);
+  ASSERT_DBL_EQ(cs_csv_kind_of(fld, nf, order, 4), -1);
 
   unlink(path);
-  if (failures) fprintf(stderr, "test_store: %d failures\n", failures);
-  return failures ? 1 : 0;
+  return cs_test_end();
 }

@@ -8,8 +8,8 @@
  * buffered, receives block the coroutine until a match exists. For every
  * rank the layer records the operations the evaluator prices: blocking
  * exchanges (MPI_Sendrecv, MPI_PROC_NULL sides dropped), MPI_Send, MPI_Recv,
- * and local work (algos/local.c's charge() calls csrec_charge in this
- * build), nonblocking posts and waits (MPI_Isend, MPI_Irecv, MPI_Wait,
+ * and local work (backends/mpirec.c calls csrec_charge for every charge of
+ * algos/local.c), nonblocking posts and waits (MPI_Isend, MPI_Irecv, MPI_Wait,
  * MPI_Waitall), and library collectives inside the priced call (below).
  * Setup before the priced call (communicators, attributes, the setup
  * collectives) is executed among the coroutines but not recorded: it costs
@@ -18,8 +18,10 @@
  * with an error naming it.
  *
  * All MPI names are macros for csrec_* symbols, so nothing here can clash
- * with a real MPI library. CS_MPIREC_H tells algos/local.c which backend
- * it is compiled for (as SMPI_H does for SimGrid).
+ * with a real MPI library. What the kernels' helpers need beyond MPI (local
+ * work, shared memory) reaches this layer through backends/mpirec.c
+ * (algos/backend.h), chosen by the link: nothing in algos/ tests which MPI
+ * it is compiled against.
  */
 #ifndef CS_MPIREC_H
 #define CS_MPIREC_H
@@ -111,6 +113,33 @@ extern struct csrec_type csrec_t_byte, csrec_t_char, csrec_t_signed_char, csrec_
 #define MPI_INT64_T            (&csrec_t_int64)
 #define MPI_UINT32_T           (&csrec_t_uint32)
 #define MPI_UINT64_T           (&csrec_t_uint64)
+/* Predefined types the recorder knows by name only: validation (algos/
+ * validate.c) tells them apart as every MPI does; its reductions refuse them. */
+extern struct csrec_type csrec_t_int8, csrec_t_int16, csrec_t_uint8, csrec_t_uint16,
+    csrec_t_long_double, csrec_t_offset, csrec_t_count, csrec_t_c_bool, csrec_t_c_float_complex,
+    csrec_t_c_double_complex, csrec_t_c_long_double_complex, csrec_t_2int, csrec_t_float_int,
+    csrec_t_double_int, csrec_t_long_int, csrec_t_short_int, csrec_t_long_double_int;
+#define MPI_INT8_T                (&csrec_t_int8)
+#define MPI_INT16_T               (&csrec_t_int16)
+#define MPI_UINT8_T               (&csrec_t_uint8)
+#define MPI_UINT16_T              (&csrec_t_uint16)
+#define MPI_LONG_DOUBLE           (&csrec_t_long_double)
+#define MPI_OFFSET                (&csrec_t_offset)
+#define MPI_COUNT                 (&csrec_t_count)
+#define MPI_C_BOOL                (&csrec_t_c_bool)
+#define MPI_C_FLOAT_COMPLEX       (&csrec_t_c_float_complex)
+#define MPI_C_DOUBLE_COMPLEX      (&csrec_t_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&csrec_t_c_long_double_complex)
+#define MPI_2INT                  (&csrec_t_2int)
+#define MPI_FLOAT_INT             (&csrec_t_float_int)
+#define MPI_DOUBLE_INT            (&csrec_t_double_int)
+#define MPI_LONG_INT              (&csrec_t_long_int)
+#define MPI_SHORT_INT             (&csrec_t_short_int)
+#define MPI_LONG_DOUBLE_INT       (&csrec_t_long_double_int)
+#define MPI_MAX_OBJECT_NAME       64
+#define MPI_Type_get_name         csrec_type_get_name
+/* The name of a predefined type ("MPI_INT"); "" for a derived one. */
+int csrec_type_get_name(MPI_Datatype dt, char *name, int *len);
 
 extern struct csrec_op csrec_op_max, csrec_op_min, csrec_op_sum, csrec_op_prod, csrec_op_land,
     csrec_op_band, csrec_op_lor, csrec_op_bor, csrec_op_lxor, csrec_op_bxor;
@@ -124,6 +153,12 @@ extern struct csrec_op csrec_op_max, csrec_op_min, csrec_op_sum, csrec_op_prod, 
 #define MPI_BOR  (&csrec_op_bor)
 #define MPI_LXOR (&csrec_op_lxor)
 #define MPI_BXOR (&csrec_op_bxor)
+/* Known by name only (validation); MPI_Reduce_local refuses them. */
+extern struct csrec_op csrec_op_maxloc, csrec_op_minloc, csrec_op_replace, csrec_op_no_op;
+#define MPI_MAXLOC  (&csrec_op_maxloc)
+#define MPI_MINLOC  (&csrec_op_minloc)
+#define MPI_REPLACE (&csrec_op_replace)
+#define MPI_NO_OP   (&csrec_op_no_op)
 
 /* ---- what the kernels may call ---------------------------------------- */
 
@@ -288,7 +323,7 @@ int csrec_in_arena(const void *p);
 const char *csrec_selector(void);
 int csrec_ppn(void);
 
-/* ---- for algos/local.c (recording branches) and models/record.c -------- */
+/* ---- for backends/mpirec.c and models/record.c ----------------------------- */
 
 /* Local work of b bytes of kind (cs_work of algos/pwcost.h: 0 reduction,
  * 1 copy) by the running rank (recorded; nothing for b <= 0). */

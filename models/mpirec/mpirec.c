@@ -107,12 +107,103 @@ BUILTIN(int32, 4, K_INT);
 BUILTIN(int64, 8, K_LL);
 BUILTIN(uint32, 4, K_UINT);
 BUILTIN(uint64, 8, K_ULL);
+/* Known by name only (mpi.h): K_NONE where the recorder does not reduce them;
+ * the pair types have the C layouts of MPI 4.0 Sec. 6.9.4. */
+struct pair_fi {
+  float a;
+  int b;
+};
+struct pair_di {
+  double a;
+  int b;
+};
+struct pair_li {
+  long a;
+  int b;
+};
+struct pair_si {
+  short a;
+  int b;
+};
+struct pair_ldi {
+  long double a;
+  int b;
+};
+BUILTIN(int8, 1, K_S8);
+BUILTIN(int16, 2, K_SHORT);
+BUILTIN(uint8, 1, K_U8);
+BUILTIN(uint16, 2, K_USHORT);
+BUILTIN(long_double, sizeof(long double), K_NONE);
+BUILTIN(offset, 8, K_LL);
+BUILTIN(count, 8, K_LL);
+BUILTIN(c_bool, sizeof(_Bool), K_NONE);
+BUILTIN(c_float_complex, 2 * sizeof(float), K_NONE);
+BUILTIN(c_double_complex, 2 * sizeof(double), K_NONE);
+BUILTIN(c_long_double_complex, 2 * sizeof(long double), K_NONE);
+BUILTIN(2int, 2 * sizeof(int), K_NONE);
+BUILTIN(float_int, sizeof(struct pair_fi), K_NONE);
+BUILTIN(double_int, sizeof(struct pair_di), K_NONE);
+BUILTIN(long_int, sizeof(struct pair_li), K_NONE);
+BUILTIN(short_int, sizeof(struct pair_si), K_NONE);
+BUILTIN(long_double_int, sizeof(struct pair_ldi), K_NONE);
+
+int csrec_type_get_name(MPI_Datatype dt, char *name, int *len) {
+  static const struct {
+    MPI_Datatype t;
+    const char *name;
+  } names[] = {
+#define NAME(t) {t, #t}
+      NAME(MPI_BYTE),
+      NAME(MPI_CHAR),
+      NAME(MPI_SIGNED_CHAR),
+      NAME(MPI_UNSIGNED_CHAR),
+      NAME(MPI_SHORT),
+      NAME(MPI_UNSIGNED_SHORT),
+      NAME(MPI_INT),
+      NAME(MPI_UNSIGNED),
+      NAME(MPI_LONG),
+      NAME(MPI_UNSIGNED_LONG),
+      NAME(MPI_LONG_LONG),
+      NAME(MPI_UNSIGNED_LONG_LONG),
+      NAME(MPI_FLOAT),
+      NAME(MPI_DOUBLE),
+      NAME(MPI_AINT),
+      NAME(MPI_PACKED),
+      NAME(MPI_INT32_T),
+      NAME(MPI_INT64_T),
+      NAME(MPI_UINT32_T),
+      NAME(MPI_UINT64_T),
+      NAME(MPI_INT8_T),
+      NAME(MPI_INT16_T),
+      NAME(MPI_UINT8_T),
+      NAME(MPI_UINT16_T),
+      NAME(MPI_LONG_DOUBLE),
+      NAME(MPI_OFFSET),
+      NAME(MPI_COUNT),
+      NAME(MPI_C_BOOL),
+      NAME(MPI_C_FLOAT_COMPLEX),
+      NAME(MPI_C_DOUBLE_COMPLEX),
+      NAME(MPI_C_LONG_DOUBLE_COMPLEX),
+      NAME(MPI_2INT),
+      NAME(MPI_FLOAT_INT),
+      NAME(MPI_DOUBLE_INT),
+      NAME(MPI_LONG_INT),
+      NAME(MPI_SHORT_INT),
+      NAME(MPI_LONG_DOUBLE_INT)
+#undef NAME
+  };
+  name[0] = '\0';
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (names[i].t == dt) snprintf(name, MPI_MAX_OBJECT_NAME, "%s", names[i].name);
+  *len = (int)strlen(name);
+  return MPI_SUCCESS;
+}
 
 static const long *segs(MPI_Datatype t) { return t->builtin ? t->seg0 : t->segs; }
 
 /* ---- operations ----------------------------------------------------------- */
 
-enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR, O_BXOR, O_USER };
+enum { O_MAX, O_MIN, O_SUM, O_PROD, O_LAND, O_BAND, O_LOR, O_BOR, O_LXOR, O_BXOR, O_USER, O_NAMED };
 struct csrec_op {
   int id, commute;
   MPI_User_function *fn;
@@ -122,6 +213,9 @@ struct csrec_op csrec_op_max = {O_MAX, 1, NULL}, csrec_op_min = {O_MIN, 1, NULL}
                 csrec_op_land = {O_LAND, 1, NULL}, csrec_op_band = {O_BAND, 1, NULL},
                 csrec_op_lor = {O_LOR, 1, NULL}, csrec_op_bor = {O_BOR, 1, NULL},
                 csrec_op_lxor = {O_LXOR, 1, NULL}, csrec_op_bxor = {O_BXOR, 1, NULL};
+/* Known by name only (mpi.h): MPI_Reduce_local refuses them. */
+struct csrec_op csrec_op_maxloc = {O_NAMED, 1, NULL}, csrec_op_minloc = {O_NAMED, 1, NULL},
+                csrec_op_replace = {O_NAMED, 0, NULL}, csrec_op_no_op = {O_NAMED, 0, NULL};
 
 /* ---- communicators -------------------------------------------------------- */
 
@@ -695,6 +789,8 @@ int csrec_reduce_local(const void *in, void *inout, int count, MPI_Datatype dt, 
     op->fn((void *)in, inout, &count, &dt);
     return MPI_SUCCESS;
   }
+  if (op->id == O_NAMED)
+    return unsupported("MPI_Reduce_local (MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE or MPI_NO_OP)");
   if (!dt->builtin) return unsupported("MPI_Reduce_local (predefined op on a derived type)");
   long n = count;
   switch (dt->kind) {

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../tests/assert.h"
+
 int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -32,9 +34,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < count; i++)
     if (out[i] != (double)size * (size - 1) / 2 + (double)size * i) mine[0] = 1;
   MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0)
+  if (rank == 0) {
+    ASSERT_DBL_EQ(worst[0], 0.0, "a rank got a wrong sum in an allreduce of %ld bytes",
+                  (long)count * 8);
     printf("%s allreduce of %ld bytes on %d ranks: %.9g s simulated (slowest rank)\n",
            worst[0] != 0 ? "FAIL" : "PASS", (long)count * 8, size, worst[1]);
+  }
   free(in);
   free(out);
   MPI_Finalize();

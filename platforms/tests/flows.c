@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tests/assert.h"
+
 /* Leave every rank at the common instant T = (latest clock over all ranks) + 1 ms. */
 static double sync_start(void) {
   double now, latest;
@@ -41,7 +43,9 @@ static int report(int rank, const char *what, double got, double expect, double 
   if (rank != 0) return 0;
   if (expect >= 0) {
     double rel = expect > 0 ? fabs(got - expect) / expect : fabs(got);
-    fail = !(rel <= tol);
+    long before = cs_test_failed;
+    ASSERT_NEAR(got, expect, tol, "%s", what);
+    fail = cs_test_failed > before;
     printf("%s %s: got %.17g s, expected %.17g s, relative error %.3g (tolerance %g)\n",
            fail ? "FAIL" : "PASS", what, got, expect, rel, tol);
   } else {
