@@ -4,7 +4,7 @@
 # byte; and one-rank errors under MPI_ERRORS_ARE_FATAL, which must abort.
 # Included from CMakeLists.txt after pmpi/pmpi.cmake.
 if(TARGET collsim-pmpi)
-  foreach(prog reductions movement errors)
+  foreach(prog reductions movement errors overflow optypes)
     add_executable(conf_${prog} ${CMAKE_SOURCE_DIR}/tests/conformance/${prog}.c)
     target_link_libraries(conf_${prog} MPI::MPI_C m)
   endforeach()
