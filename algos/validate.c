@@ -18,16 +18,21 @@
  * handler aborts the job (MPI_ERRORS_ARE_FATAL, the default).
  *
  * The op/type table is MPI 4.0 Sec. 6.9.2 (predefined ops x type classes),
- * with two extensions that both libraries collsim runs on make (measured
- * with MPI_Reduce_local on every pair): MPI_CHAR counts as a C integer
- * (Open MPI 4.1 and SMPI 3.32 reduce it with every op but MINLOC/MAXLOC),
- * and the multi-language types MPI_AINT, MPI_OFFSET, MPI_COUNT also take
- * the logical ops. Open MPI 4.1 also reduces MPI_BYTE with MAX, MIN, SUM,
- * PROD, LAND, LOR and LXOR, which MPI (and SMPI) do not allow: the
- * dispatcher refuses those pairs with MPI_ERR_OP, as MPI says; the PMPI
- * library lets the library serve every call this table refuses, so an
- * application sees exactly the library's behaviour there. A predefined op
- * on a derived datatype is refused (MPI_ERR_OP), as both libraries do.
+ * with every predefined type of MPI 4.0 the library defines in its class
+ * (below), and two extensions that both libraries collsim runs on make
+ * (measured with MPI_Reduce_local on every pair): MPI_CHAR counts as a C
+ * integer (Open MPI 4.1 and SMPI 3.32 reduce it with every op but
+ * MINLOC/MAXLOC), and the multi-language types MPI_AINT, MPI_OFFSET,
+ * MPI_COUNT also take the logical ops. Pairs beyond the table that one
+ * library accepts (Open MPI 4.1: MPI_BYTE with MAX, MIN, SUM, PROD, LAND,
+ * LOR and LXOR; MPI_CHARACTER and MPI_LOGICAL1/2/8 with every op but the
+ * LOC ones; logical ops on MPI_INTEGER1/2/8. SMPI: logical ops on floating
+ * point) are refused with MPI_ERR_OP, as MPI says; the PMPI library lets
+ * the library serve every call this table refuses, so an application sees
+ * exactly the library's behaviour there. A predefined op on a derived datatype is
+ * refused (MPI_ERR_OP), as both libraries do. Whether an op's result
+ * depends on the order of evaluation (cs_op_exact) is decided from the
+ * library's own reduction: see "exactness" below.
  * NULL buffers are not refused: MPI_BOTTOM is NULL in both libraries, and
  * a derived type with absolute addresses makes it a valid buffer.
  */
