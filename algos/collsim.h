@@ -7,6 +7,7 @@
 #define COLLSIM_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ctx.h"
@@ -61,14 +62,30 @@ int cs_run(const cs_algo_info *a, const cs_args *x);
  * sentence in why (if not NULL). algos/validate.c says what is checked. */
 int cs_validate(cs_coll coll, const cs_args *x, char *why, size_t len);
 /* 1 iff op may reduce dt: a user op, or a predefined op whose table (MPI
- * 4.0 Sec. 6.9.2, MPI_CHAR as a C integer) contains dt's class. */
+ * 4.0 Sec. 6.9.2, every predefined type of MPI 4.0 the library defines;
+ * MPI_CHAR as a C integer) contains dt's class. */
 int cs_op_valid(MPI_Op op, MPI_Datatype dt);
 /* 1 iff op on dt is a predefined op whose result does not depend on the
- * order of evaluation (integer, logical and bitwise ops, MIN/MAX,
- * MINLOC/MAXLOC); 0 for MPI_SUM/MPI_PROD on floating-point and complex
- * types and for every user op (collsim cannot see whether a user function
- * is exactly associative). What CS_ASSOCIATIVE rows need. */
+ * order of evaluation with the reduction that runs (MPI_Reduce_local):
+ * logical and bitwise ops, MIN/MAX, MINLOC/MAXLOC, and integer SUM/PROD
+ * where the library computes them modulo 2^bits (probed once per type and
+ * op: Open MPI 4.1's op/avx saturates 8- and 16-bit sums); 0 for
+ * floating-point and complex SUM/PROD and for every user op (collsim
+ * cannot see whether a user function is exactly associative). What
+ * CS_ASSOCIATIVE rows need. algos/validate.c says how it is decided. */
 int cs_op_exact(MPI_Op op, MPI_Datatype dt);
+/* A sentence saying why op on dt is not exact (for refusals). */
+void cs_op_inexact_why(MPI_Op op, MPI_Datatype dt, char *why, size_t len);
+/* Every process of a real MPI job must decide cs_op_exact alike: the
+ * real-MPI driver and the PMPI library call cs_exact_probe_all (this
+ * process's probes of every integer type's SUM and PROD, as bits) at
+ * MPI_Init, AND the bits over MPI_COMM_WORLD and give the result to
+ * cs_exact_agree, which fixes every decision to it. Without it each pair is
+ * probed at its first use (enough under SMPI and in the recorder, where all
+ * processes run one reduction code). */
+#define CS_EXACT_WORDS 2
+void cs_exact_probe_all(uint64_t bits[CS_EXACT_WORDS]);
+void cs_exact_agree(const uint64_t bits[CS_EXACT_WORDS]);
 
 /* The arguments of rank r of a collective call on buffers prepared the way
  * collsim's drivers prepare them: sbuf and rbuf, count elements of dt (per

@@ -53,7 +53,7 @@ static int refuse(const cs_algo_info *a, const cs_args *x, int rc, int why, cons
  * buffers are not on the stack while the kernel runs (the models run p
  * ranks on one stack and copy each rank's used part at every block). */
 static __attribute__((noinline)) int admit(const cs_algo_info *a, const cs_args *x) {
-  char why[256], msg[400];
+  char why[320], msg[640];
   /* The library's own collective checks its calls itself (and may differ
    * from MPI's table: sim/check.c reports that as a library deviation). */
   int rc = a->flags & CS_NATIVE ? MPI_SUCCESS : cs_validate(a->coll, x, why, sizeof why);
@@ -69,13 +69,15 @@ static __attribute__((noinline)) int admit(const cs_algo_info *a, const cs_args 
                     "needs a commutative op; this op is not commutative "
                     "(use an algorithm without that restriction, e.g. native)");
   }
-  if ((a->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt))
-    return refuse(a, x, MPI_ERR_OP, WHY_EXACT,
-                  "needs an op whose result does not depend on the order of evaluation "
-                  "(integer, logical or bitwise ops, MIN/MAX, MINLOC/MAXLOC): each rank "
-                  "reduces in its own order, so with floating-point MPI_SUM/MPI_PROD or a "
-                  "user op the ranks could get different bits (use an algorithm of this "
-                  "collective without that restriction: collsim list)");
+  if ((a->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt)) {
+    cs_op_inexact_why(x->op, x->dt, why, sizeof why);
+    snprintf(msg, sizeof msg,
+             "needs an op whose result does not depend on the order of evaluation (each rank "
+             "reduces in its own order): %s, so the ranks could get different bits (use an "
+             "algorithm of this collective without that restriction: collsim list)",
+             why);
+    return refuse(a, x, MPI_ERR_OP, WHY_EXACT, msg);
+  }
   return MPI_SUCCESS;
 }
 

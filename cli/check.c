@@ -36,7 +36,10 @@ static void check_usage(FILE *f) {
       "                   double products: checked against the error bound of any order and,\n"
       "                   for allreduce, for the same bits on every rank); logical, bitwise\n"
       "                   (MPI_LAND/LOR/LXOR or MPI_BAND/BOR/BXOR on every predefined C type:\n"
-      "                   the pairs MPI forbids must be refused with MPI_ERR_OP); all\n"
+      "                   the pairs MPI forbids must be refused with MPI_ERR_OP); overflow\n"
+      "                   (MPI_SUM/MPI_PROD on 8- to 64-bit integers that overflow: modulo\n"
+      "                   2^bits where the library wraps, else the same bits on every rank\n"
+      "                   and MPI_ERR_OP from \"exact op\" algorithms); all\n"
       "  --op O[,O..]     the same cases selected by op: sum, max, bor, user, noncomm\n"
       "  --backend B      smpi (SimGrid, default) or mpi (mpirun with Open MPI, oversubscribed)\n"
       "  --comm K[,K..]   communicators the cases run on: world (default), dup, split (two\n"
@@ -311,10 +314,11 @@ int cmd_check(int argc, char **argv) {
     for (char *t = strtok(tb, ","); t; t = strtok(NULL, ","))
       if (strcmp(t, "int") && strcmp(t, "double") && strcmp(t, "byte") && strcmp(t, "vec") &&
           strcmp(t, "noncomm") && strcmp(t, "fsum") && strcmp(t, "dsum") && strcmp(t, "dprod") &&
-          strcmp(t, "logical") && strcmp(t, "bitwise") && strcmp(t, "all")) {
+          strcmp(t, "logical") && strcmp(t, "bitwise") && strcmp(t, "overflow") &&
+          strcmp(t, "all")) {
         fprintf(stderr,
                 "collsim check: unknown --type '%s' (valid: int, double, byte, vec, noncomm, fsum, "
-                "dsum, dprod, logical, bitwise, all)\n",
+                "dsum, dprod, logical, bitwise, overflow, all)\n",
                 t);
         free(tb);
         return 2;

@@ -360,9 +360,20 @@ static void setup(void) {
       h = fnv(h, &s->min_bytes, sizeof s->min_bytes);
       h = fnv(h, &s->max_bytes, sizeof s->max_bytes);
     }
-    uint64_t in[2] = {h, ~h}, out[2];
-    if (PMPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) == MPI_SUCCESS &&
-        (out[0] != h || out[1] != ~h)) {
+    /* The same allreduce ANDs the probes of the library's integer
+     * MPI_SUM/MPI_PROD (cs_op_exact) over all processes, so that every
+     * process decides alike which of them are exact (the max of ~bits is
+     * ~(AND of bits)). */
+    uint64_t ex[CS_EXACT_WORDS];
+    cs_exact_probe_all(ex);
+    uint64_t in[2 + CS_EXACT_WORDS] = {h, ~h}, out[2 + CS_EXACT_WORDS];
+    for (int i = 0; i < CS_EXACT_WORDS; i++) in[2 + i] = ~ex[i];
+    int arc = PMPI_Allreduce(in, out, 2 + CS_EXACT_WORDS, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (arc == MPI_SUCCESS) {
+      for (int i = 0; i < CS_EXACT_WORDS; i++) ex[i] = ~out[2 + i];
+      cs_exact_agree(ex);
+    }
+    if (arc == MPI_SUCCESS && (out[0] != h || out[1] != ~h)) {
       int any = 0;
       for (int c = 0; c < CS_NCOLL; c++) {
         any |= st[c].active;
@@ -571,9 +582,13 @@ static int serve(cs_coll c, cs_args *x) {
     }
   }
   if ((s->algo->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt)) {
-    warn(c, R_INEXACT, comm,
-         "needs an op whose result does not depend on the order of evaluation for "
-         "rank-consistent results (not floating-point MPI_SUM/MPI_PROD, not a user op)");
+    char why2[320], what[480];
+    cs_op_inexact_why(x->op, x->dt, why2, sizeof why2);
+    snprintf(what, sizeof what,
+             "needs an op whose result does not depend on the order of evaluation for "
+             "rank-consistent results: %s",
+             why2);
+    warn(c, R_INEXACT, comm, what);
     FALLBACK();
   }
 #undef FALLBACK

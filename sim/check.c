@@ -23,6 +23,13 @@
  * BXOR on every predefined C type: the pairs MPI's table allows are checked
  * by formula, the others must be refused with MPI_ERR_OP on every rank (a
  * library that accepts them is reported as a KNOWN deviation).
+ * The overflow sweep runs MPI_SUM and MPI_PROD on 8-, 16-, 32- and 64-bit
+ * integer types with values over the whole range, so that sums and
+ * products overflow: where the library's reduction wraps around (modulo
+ * 2^bits, cs_op_exact says exact) the result is checked by that formula;
+ * where it does not (Open MPI 4.1's op/avx saturates 8- and 16-bit sums)
+ * no formula holds: "exact op" rows must refuse the call with MPI_ERR_OP,
+ * and every other allreduce must give every rank the same bits.
  */
 #include <complex.h>
 #include <float.h>
@@ -46,7 +53,7 @@
 /* T_N: the named cases; the op sweeps follow them in types[] (T_SWEEP on,
  * one entry per op and C type). */
 enum { T_INT, T_DOUBLE, T_BYTE, T_VEC, T_NONCOMM, T_FSUM, T_DSUM, T_DPROD, T_N };
-enum { T_SWEEP = T_N, T_MAX = T_N + 6 * 32 };
+enum { T_SWEEP = T_N, T_MAX = T_N + 6 * 32 + 2 * 16 };
 typedef struct {
   const char *name, *opname;
   MPI_Datatype dt;
@@ -54,7 +61,7 @@ typedef struct {
   size_t ext, data;  /* extent and bytes of data per element (vec has a gap) */
   int reduces_only;  /* noncomm, order-dependent and sweeps: reductions only */
   int inexact;       /* order-dependent floating point: bound + consistency */
-  const char *group; /* sweeps: "logical" or "bitwise" (selects them) */
+  const char *group; /* sweeps: "logical", "bitwise" or "overflow" (selects them) */
   int sweep_int;     /* sweeps: an integer-like C type (raw bits are reduced) */
 } ctype;
 
@@ -173,6 +180,37 @@ static void types_init(void) {
       types[ntypes++] = (ctype){st[k].name,   so[o].name, st[k].dt, so[o].op,    (size_t)ext,
                                 (size_t)size, 1,          0,        so[o].group, st[k].intlike};
     }
+  /* The overflow sweep: MPI_SUM and MPI_PROD on integer types, 8-bit and
+   * 16-bit ones above all (where a library may saturate). */
+  static const struct {
+    const char *name;
+    MPI_Datatype dt;
+  } ov[] = {{"char", MPI_CHAR},
+            {"signed_char", MPI_SIGNED_CHAR},
+            {"unsigned_char", MPI_UNSIGNED_CHAR},
+            {"short", MPI_SHORT},
+            {"unsigned_short", MPI_UNSIGNED_SHORT},
+            {"int8_t", MPI_INT8_T},
+            {"uint8_t", MPI_UINT8_T},
+            {"int16_t", MPI_INT16_T},
+            {"uint16_t", MPI_UINT16_T},
+            {"int32_t", MPI_INT32_T},
+            {"uint64_t", MPI_UINT64_T}};
+  for (int o = 0; o < 2; o++)
+    for (size_t k = 0; k < sizeof ov / sizeof ov[0] && ntypes < T_MAX; k++) {
+      int size;
+      MPI_Type_size(ov[k].dt, &size);
+      types[ntypes++] = (ctype){ov[k].name,
+                                o ? "prod" : "sum",
+                                ov[k].dt,
+                                o ? MPI_PROD : MPI_SUM,
+                                (size_t)size,
+                                (size_t)size,
+                                1,
+                                0,
+                                "overflow",
+                                1};
+    }
   libops_init();
 }
 
@@ -206,6 +244,14 @@ static double inexact_value(int t, int r, long gi) {
 static void gen(int t, int r, long gi, void *e) {
   if (t >= T_SWEEP) {
     const ctype *ty = &types[t];
+    if (!strcmp(ty->group, "overflow")) { /* the whole range; products: mostly odd */
+      uint64_t h = ((uint64_t)r << 40 ^ (uint64_t)gi) * 0x9e3779b97f4a7c15ULL;
+      h ^= h >> 29;
+      h *= 0xbf58476d1ce4e5b9ULL;
+      h ^= h >> 32;
+      sweep_store(t, e, ty->op == MPI_PROD && h % 4 ? h | 1 : h);
+      return;
+    }
     /* logical: zeros among small non-zero values; bitwise: one or two bits */
     uint64_t v = !strcmp(ty->group, "logical")
                      ? ((r + gi) % 3 == 0 ? 0 : (uint64_t)(1 + (r * 5 + gi) % 7))
@@ -250,7 +296,10 @@ static void fold(int t, int lo, int hi, long gi, void *e) {
       if (!types[t].sweep_int) continue; /* never valid: nothing to expect */
       uint64_t a = sweep_load(t, e), b = sweep_load(t, x);
       MPI_Op op = types[t].op;
-      uint64_t v = op == MPI_LAND   ? (a != 0 && b != 0)
+      /* sums and products modulo 2^bits (sweep_store keeps the low bytes) */
+      uint64_t v = op == MPI_SUM    ? a + b
+                   : op == MPI_PROD ? a * b
+                   : op == MPI_LAND ? (a != 0 && b != 0)
                    : op == MPI_LOR  ? (a != 0 || b != 0)
                    : op == MPI_LXOR ? ((a != 0) != (b != 0))
                    : op == MPI_BAND ? (a & b)
@@ -722,6 +771,10 @@ static int run_case(const ccase *c, MPI_Comm comm, char *msg, size_t msglen) {
    * table (every algorithm, the library's too) and for an op the row's
    * flags refuse; else succeed. */
   int expect_err = 0, lib_deviation = 0;
+  /* An overflow case the library does not compute modulo 2^bits: no
+   * formula, only the same bits on every rank of an allreduce. */
+  const int noformula = ty->group[0] && !strcmp(ty->group, "overflow") &&
+                        cs_colls[c->coll].reduces && !cs_op_exact(ty->op, ty->dt);
   if (cs_colls[c->coll].reduces) {
     int commute = 1;
     MPI_Op_commutative(ty->op, &commute);
@@ -748,12 +801,13 @@ static int run_case(const ccase *c, MPI_Comm comm, char *msg, size_t msglen) {
     fail = 1;
     snprintf(ev, sizeof ev, "MPI_SUCCESS");
     snprintf(gv, sizeof gv, "return code %d", rc);
-  } else if (check && ty->inexact) {
+  } else if (check && (ty->inexact || noformula)) {
     /* No formula: each element within the error bound of any order of
      * evaluation (sum: (n-1) eps sum|x_i|; product: (n-1) eps |prod| plus
-     * slack), and an allreduce's bits the same on every rank. */
+     * slack; none for noformula), and an allreduce's bits the same on
+     * every rank. */
     double eps = ty->dt == MPI_FLOAT ? FLT_EPSILON : DBL_EPSILON;
-    for (long i = clo; i < chi && bad < 0; i++) {
+    for (long i = clo; i < chi && bad < 0 && ty->inexact; i++) {
       int lo = 0, hi = p;
       long gi = i;
       if (c->coll == CS_scan) hi = r + 1;
@@ -1272,7 +1326,7 @@ int cs_check_main(int argc, char **argv, MPI_Comm comm) {
       if (r == 0)
         fprintf(stderr,
                 "collsim: unknown --type %s (valid: int, double, byte, vec, noncomm, fsum, dsum, "
-                "dprod, logical, bitwise, all)\n",
+                "dprod, logical, bitwise, overflow, all)\n",
                 titems[i]);
       return 2;
     }

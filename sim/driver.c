@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 
+#include "../algos/collsim.h"
 #include "driver.h"
 
 int main(int argc, char **argv) {
@@ -23,6 +24,14 @@ int main(int argc, char **argv) {
    * "Page faults". 32 MiB is glibc's largest mmap threshold. */
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  /* Real MPI: every process must decide alike which integer MPI_SUM/PROD
+   * the library computes exactly (cs_op_exact probes the library's
+   * reduction): AND this process's probes over all (under SMPI all
+   * processes share one reduction code, and the probe runs at first use). */
+  uint64_t ex[CS_EXACT_WORDS];
+  cs_exact_probe_all(ex);
+  MPI_Allreduce(MPI_IN_PLACE, ex, CS_EXACT_WORDS, MPI_UINT64_T, MPI_BAND, MPI_COMM_WORLD);
+  cs_exact_agree(ex);
 #endif
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "check"))

@@ -90,8 +90,11 @@ add_test(NAME check_mpi_vnode4_comms COMMAND ${CLI} check --backend mpi --np 6,8
 # MPI_BAND/BOR/BXOR on every predefined C type, formula-checked where MPI
 # allows the pair, refused with MPI_ERR_OP on every rank where it does not.
 # Erroneous calls (op/type, count, root, type, MPI_IN_PLACE) made by every
-# process: Open MPI 4.1's class on every rank, no hang. Full matrices:
-#   ./collsim check --type fsum,dsum,dprod,logical,bitwise [--backend mpi]
+# process: Open MPI 4.1's class on every rank, no hang. The overflow sweep
+# (issue 29): MPI_SUM/MPI_PROD on 8- to 64-bit integers that overflow, by
+# formula where the library wraps, else the same bits on every rank and
+# MPI_ERR_OP from "exact op" rows (Open MPI's op/avx saturates). Full matrices:
+#   ./collsim check --type fsum,dsum,dprod,logical,bitwise,overflow [--backend mpi]
 #   ./collsim check --errors all [--backend mpi]
 add_test(NAME check_smpi_exact_allreduce COMMAND ${CLI} check --np 3-13 --coll allreduce
          --type fsum,dsum,dprod --count 1,8,p+1,1009)
@@ -101,6 +104,10 @@ add_test(NAME check_smpi_opsweep COMMAND ${CLI} check --np 5 --type logical,bitw
          --root 0,p-1)
 add_test(NAME check_mpi_exact_opsweep COMMAND ${CLI} check --backend mpi --np 3,6
          --type logical,bitwise,fsum,dsum,dprod --count 0,p+1 --root 0)
+add_test(NAME check_smpi_overflow COMMAND ${CLI} check --np 4,7 --type overflow
+         --coll allreduce,reduce_scatter_block --count p+1,1000)
+add_test(NAME check_mpi_overflow COMMAND ${CLI} check --backend mpi --np 5,13 --type overflow
+         --coll allreduce --count 1000)
 add_test(NAME check_smpi_errors COMMAND ${CLI} check --np 1-6,13 --errors all)
 add_test(NAME check_mpi_errors COMMAND ${CLI} check --backend mpi --np 1,3,5 --errors all)
 # One process alone makes the error under MPI_ERRORS_ARE_FATAL: the job must

@@ -147,6 +147,13 @@ BUILTIN(long_int, sizeof(struct pair_li), K_NONE);
 BUILTIN(short_int, sizeof(struct pair_si), K_NONE);
 BUILTIN(long_double_int, sizeof(struct pair_ldi), K_NONE);
 
+int csrec_type_get_envelope(MPI_Datatype dt, int *nints, int *naddrs, int *ntypes, int *combiner) {
+  if (!dt) return MPI_ERR_TYPE;
+  *nints = *naddrs = *ntypes = 0;
+  *combiner = dt->builtin ? MPI_COMBINER_NAMED : MPI_COMBINER_HINDEXED;
+  return MPI_SUCCESS;
+}
+
 int csrec_type_get_name(MPI_Datatype dt, char *name, int *len) {
   static const struct {
     MPI_Datatype t;

@@ -24,7 +24,7 @@
 # collective; all takes every pair and every round.
 set -u
 bin=$1 lib=$2 cli=$3 nps=${4:-1,2,3,4,5,6,7,8} fatal=${5:-sample} fnp=${6:-7}
-ITERS=2
+ITERS=${CONF_ITERS:-2}
 for v in $(env | sed -n 's/^\(COLLSIM_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 work=$(mktemp -d /tmp/collsim-conf.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -46,11 +46,25 @@ run() {
   local x=()
   [ "$pre" = 1 ] && x=(-x "LD_PRELOAD=$lib")
   env "${vars[@]}" COLLSIM_PMPI_LOG="$work/$tag.log" timeout 60 "${MPIRUN[@]}" -np "$np" "${x[@]}" \
-    "$bin/conf_$prog" "${args[@]}" >"$work/$tag.out" 2>"$work/$tag.err"
+    "$bin/conf_${prog%_valid}" "${args[@]}" >"$work/$tag.out" 2>"$work/$tag.err"
 }
 
-programs="reductions movement errors"
-args_of() { case $1 in errors) echo return ;; *) echo $ITERS ;; esac; }
+# The programs (CONF_PROGRAMS, default all): optypes_valid is conf_optypes
+# on the pairs MPI allows only, whose PMPI log must hold no "erroneous call"
+# warning (a valid call called erroneous).
+programs=${CONF_PROGRAMS:-reductions movement errors overflow optypes optypes_valid}
+colls_of() { # the collectives a program calls (those its rounds must serve)
+  case $1 in
+  reductions) echo allreduce reduce reduce_scatter_block reduce_scatter scan exscan ;;
+  movement) echo allgather allgatherv gather gatherv scatter scatterv bcast ;;
+  errors) ;; # every call it makes is erroneous: the library serves them
+  overflow) echo allreduce ;;
+  optypes*) echo allreduce reduce reduce_scatter_block ;;
+  esac
+}
+declare -A called
+for prog in $programs; do for c in $(colls_of "$prog"); do called[$c]=1; done; done
+args_of() { case $1 in errors) echo return ;; optypes) ;; optypes_valid) echo valid ;; *) echo $ITERS ;; esac; }
 
 t0=$SECONDS
 [ "$nps" = none ] && nps=""
@@ -75,9 +89,14 @@ for np in ${nps//,/ }; do
         fail "$tag: output differs from the library's (${vars[*]}):"
         diff "$work/base-$prog-$np.out" "$work/$tag.out" | head -6 | sed 's/^/    /'
       fi
+      if [ "$prog" = optypes_valid ] && grep -q "erroneous call" "$work/$tag.log" 2>/dev/null; then
+        fail "$tag: a valid call was called erroneous:"
+        grep "erroneous call" "$work/$tag.log" | head -3 | sed 's/^/    /'
+      fi
       cat "$work/$tag.log" >>"$work/round.log" 2>/dev/null
     done
     for c in "${!algos[@]}"; do
+      [ -n "${called[$c]:-}" ] || continue
       a=$(setting $j "$c")
       n=$(grep "^collsim-pmpi: $c $a calls=" "$work/round.log" | sed -n 's/.* calls=\([0-9]*\).*/\1/p' |
         awk '{s += $1} END {print s + 0}')
