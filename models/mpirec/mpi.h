@@ -152,8 +152,8 @@ extern struct csrec_type csrec_t_int8, csrec_t_int16, csrec_t_uint8, csrec_t_uin
 #define MPI_2REAL                   MPI_DATATYPE_NULL
 #define MPI_2DOUBLE_PRECISION       MPI_DATATYPE_NULL
 #define MPI_2INTEGER                MPI_DATATYPE_NULL
-#define MPI_MAX_OBJECT_NAME       64
-#define MPI_Type_get_name         csrec_type_get_name
+#define MPI_MAX_OBJECT_NAME         64
+#define MPI_Type_get_name           csrec_type_get_name
 /* MPI_COMBINER_NAMED for a predefined type, another combiner for a derived
  * one; the counts are 0 (nothing else is described). */
 #define MPI_COMBINER_NAMED    1
