@@ -406,5 +406,11 @@ int cmd_check(int argc, char **argv) {
     printf("(refused a non-commutative op, as they must: %s; each refusal counts as a pass)\n",
            s.refused);
   printf("%ld passed, %ld failed\n", s.passed, failed);
+  /* A selection that runs nothing proves nothing: a test whose matrix a
+   * change emptied must not pass. */
+  if (!failed && !s.passed && !s.known) {
+    fprintf(stderr, "collsim check: the options selected no case at all (see --help)\n");
+    return 1;
+  }
   return failed ? 1 : 0;
 }
