@@ -99,17 +99,25 @@ static int ev_less(const event *a, const event *b) {
   return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void push(fluid *x, double t, int kind, int id, long ver) {
-  if (x->nh == x->ch) {
-    int c = x->ch ? 2 * x->ch : 1024;
-    event *n = realloc(x->H, sizeof *n * (size_t)c);
-    if (!n) {
-      x->oom = 1;
-      return;
-    }
-    x->H = n;
-    x->ch = c;
+/* The array a of n used and *cap allocated elements of size bytes, with
+ * room for one more (doubling, from first): a itself, a moved copy, or NULL
+ * with x->oom set (a is then unchanged). */
+static void *grow(fluid *x, void *a, int n, int *cap, size_t size, int first) {
+  if (n < *cap) return a;
+  int c = *cap ? 2 * *cap : first;
+  void *b = realloc(a, size * (size_t)c);
+  if (!b) {
+    x->oom = 1;
+    return NULL;
   }
+  *cap = c;
+  return b;
+}
+
+static void push(fluid *x, double t, int kind, int id, long ver) {
+  event *h = grow(x, x->H, x->nh, &x->ch, sizeof *x->H, 1024);
+  if (!h) return;
+  x->H = h;
   event e = {t, x->seq++, kind, id, ver};
   int i = x->nh++;
   while (i > 0 && ev_less(&e, &x->H[(i - 1) / 2])) {
@@ -146,16 +154,9 @@ static void route(const fluid *x, flow *f) {
 }
 
 static int flow_new(fluid *x, int src, int dst) {
-  if (x->nf == x->cf) {
-    int c = x->cf ? 2 * x->cf : 1024;
-    flow *n = realloc(x->F, sizeof *n * (size_t)c);
-    if (!n) {
-      x->oom = 1;
-      return -1;
-    }
-    x->F = n;
-    x->cf = c;
-  }
+  flow *fl = grow(x, x->F, x->nf, &x->cf, sizeof *x->F, 1024);
+  if (!fl) return -1;
+  x->F = fl;
   flow *f = &x->F[x->nf];
   memset(f, 0, sizeof *f);
   f->src = src;
@@ -182,16 +183,9 @@ static void catch_up(fluid *x, flow *f) {
 
 static void res_add(fluid *x, int r, int id) {
   resource *s = &x->R[r];
-  if (s->nf == s->cf) {
-    int c = s->cf ? 2 * s->cf : 4;
-    int *n = realloc(s->f, sizeof *n * (size_t)c);
-    if (!n) {
-      x->oom = 1;
-      return;
-    }
-    s->f = n;
-    s->cf = c;
-  }
+  int *fs = grow(x, s->f, s->nf, &s->cf, sizeof *s->f, 4);
+  if (!fs) return;
+  s->f = fs;
   s->f[s->nf++] = id;
   mark_dirty(x, r);
 }
@@ -345,16 +339,9 @@ static int post(fluid *x, int r, int send, int src, int dst, size_t b) {
 }
 
 static int add_req(fluid *x, fproc *p, int id) {
-  if (p->nreq == p->creq) {
-    int c = p->creq ? 2 * p->creq : 8;
-    int *n = realloc(p->req, sizeof *n * (size_t)c);
-    if (!n) {
-      x->oom = 1;
-      return -1;
-    }
-    p->req = n;
-    p->creq = c;
-  }
+  int *rq = grow(x, p->req, p->nreq, &p->creq, sizeof *p->req, 8);
+  if (!rq) return -1;
+  p->req = rq;
   p->req[p->nreq++] = id;
   return 0;
 }
