@@ -286,6 +286,17 @@ static void reshare(fluid *x) {
 
 /* Posts process r's side of a message from src to dst of b bytes (send:
  * r = src). Returns the flow. */
+/* One side of flow f is posted: the send (send = 1) or the receive, of b bytes. */
+static void post_side(flow *f, int send, size_t b) {
+  if (send) {
+    f->sposted = 1;
+    f->sbytes = b;
+  } else {
+    f->rposted = 1;
+    f->rbytes = b;
+  }
+}
+
 static int post(fluid *x, int r, int send, int src, int dst, size_t b) {
   fproc *d = &x->P[dst];
   /* Posted flows of one pair are all of one side: the first of the pair
@@ -303,13 +314,7 @@ static int post(fluid *x, int r, int send, int src, int dst, size_t b) {
       d->head = f->next;
     if (d->tail == id) d->tail = prev;
     f->next = -1;
-    if (send) {
-      f->sposted = 1;
-      f->sbytes = b;
-    } else {
-      f->rposted = 1;
-      f->rbytes = b;
-    }
+    post_side(f, send, b);
     if (f->sbytes != f->rbytes) x->mismatch = 1;
     f->state = F_LATENCY;
     f->remaining = (double)f->sbytes + x->mo->envelope;
@@ -322,13 +327,7 @@ static int post(fluid *x, int r, int send, int src, int dst, size_t b) {
   if (id < 0) return -1;
   flow *f = &x->F[id];
   f->state = F_POSTED;
-  if (send) {
-    f->sposted = 1;
-    f->sbytes = b;
-  } else {
-    f->rposted = 1;
-    f->rbytes = b;
-  }
+  post_side(f, send, b);
   d = &x->P[dst]; /* x->F may have moved, x->P not */
   if (d->tail >= 0)
     x->F[d->tail].next = id;
