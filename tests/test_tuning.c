@@ -26,55 +26,11 @@
 
 static const char *fixtures, *work;
 
-/* ---- the targets' tables, from the one place that defines them ---------- */
-
-typedef struct {
-  cs_coll coll;
-  int id;
-  const char *json;
-  int per_process;
-} ompi_coll;
-static const ompi_coll ompi_colls[] = {
-#define CS_OMPI_COLL(c, id, json, pp) {CS_##c, id, json, pp},
-#include "../tuning/targets.def"
-#undef CS_OMPI_COLL
-};
-typedef struct {
-  cs_coll coll;
-  const char *winner;
-  int id;
-} ompi_alg;
-static const ompi_alg ompi_algs[] = {
-#define CS_OMPI(c, w, id, name) {CS_##c, w, id},
-#include "../tuning/targets.def"
-#undef CS_OMPI
-};
-typedef struct {
-  cs_coll coll;
-  const char *winner, *name;
-} mpich_alg;
-static const mpich_alg mpich_algs[] = {
-#define CS_MPICH(c, w, name) {CS_##c, w, name},
-#include "../tuning/targets.def"
-#undef CS_MPICH
-};
-#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-static int ompi_id(cs_coll c, const char *winner) {
-  for (int i = 0; i < N(ompi_algs); i++)
-    if (ompi_algs[i].coll == c && !strcmp(ompi_algs[i].winner, winner)) return ompi_algs[i].id;
-  return -1;
-}
+static int ompi_id(cs_coll c, const char *winner) { return cs_tuning_ompi_alg(c, winner); }
 static const char *mpich_name(cs_coll c, const char *winner) {
-  for (int i = 0; i < N(mpich_algs); i++)
-    if (mpich_algs[i].coll == c && !strcmp(mpich_algs[i].winner, winner)) return mpich_algs[i].name;
-  return NULL;
+  return cs_tuning_mpich_alg(c, winner);
 }
-static const ompi_coll *ompi_coll_of(cs_coll c) {
-  for (int i = 0; i < N(ompi_colls); i++)
-    if (ompi_colls[i].coll == c) return &ompi_colls[i];
-  return NULL;
-}
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* The winner the ranges give to (c, p, m), or NULL. */
 static const char *winner_at(const cs_tuning_rule *ru, int n, cs_coll c, long long p, long long m) {
@@ -372,8 +328,9 @@ static void formats(const char *fixture) {
         for (int j = 0; j < N(M); j++) {
           const char *w = winner_at(ru, n, (cs_coll)c, P[i], M[j]);
           if (!w) continue;
-          const ompi_coll *oc = ompi_coll_of((cs_coll)c);
-          long long om = oc && oc->per_process ? M[j] / P[i] : M[j];
+          const char *oname = NULL;
+          int per_process = 0, oid = cs_tuning_ompi_coll((cs_coll)c, &oname, &per_process);
+          long long om = per_process ? M[j] / P[i] : M[j];
           if (k == 0) {
             int rule;
             const cs_algo_info *a = cs_tuning_pick(t, (cs_coll)c, P[i], M[j], &rule);
@@ -381,10 +338,10 @@ static void formats(const char *fixture) {
             ASSERT_STR_EQ(a ? a->name : NULL, want, "collsim %s p=%lld m=%lld", cs_colls[c].name,
                           P[i], M[j]);
           } else if (k == 1) {
-            ASSERT_EQ(classic_alg(classic, ncl, oc->id, P[i], om), ompi_id((cs_coll)c, w),
+            ASSERT_EQ(classic_alg(classic, ncl, oid, P[i], om), ompi_id((cs_coll)c, w),
                       "ompi-rules %s p=%lld m=%lld winner %s", cs_colls[c].name, P[i], M[j], w);
           } else if (k == 2 && js) {
-            ASSERT_EQ(json_alg(js, oc->json, P[i], om), ompi_id((cs_coll)c, w),
+            ASSERT_EQ(json_alg(js, oname, P[i], om), ompi_id((cs_coll)c, w),
                       "ompi-json %s p=%lld m=%lld winner %s", cs_colls[c].name, P[i], M[j], w);
           } else if (k == 3 && js) {
             char key[64];

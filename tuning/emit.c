@@ -68,6 +68,28 @@ static const mpich_alg mpich_algs[] = {
 };
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+int cs_tuning_ompi_alg(cs_coll c, const char *winner) {
+  for (int i = 0; i < N(ompi_algs); i++)
+    if (ompi_algs[i].coll == c && !strcmp(ompi_algs[i].winner, winner)) return ompi_algs[i].id;
+  return -1;
+}
+
+const char *cs_tuning_mpich_alg(cs_coll c, const char *winner) {
+  for (int i = 0; i < N(mpich_algs); i++)
+    if (mpich_algs[i].coll == c && !strcmp(mpich_algs[i].winner, winner)) return mpich_algs[i].name;
+  return NULL;
+}
+
+int cs_tuning_ompi_coll(cs_coll c, const char **json, int *per_process) {
+  for (int i = 0; i < N(ompi_colls); i++)
+    if (ompi_colls[i].coll == c) {
+      *json = ompi_colls[i].json;
+      *per_process = ompi_colls[i].per_process;
+      return ompi_colls[i].id;
+    }
+  return -1;
+}
+
 /* ---- winners -> ranges ------------------------------------------------------ */
 
 typedef struct {
@@ -308,10 +330,7 @@ static const mpich_coll *mpich_coll_of(cs_coll c) {
   return NULL;
 }
 static const char *mpich_alg_of(const cs_tuning_rule *ru) {
-  for (int i = 0; i < N(mpich_algs); i++)
-    if (mpich_algs[i].coll == ru->coll && !strcmp(mpich_algs[i].winner, ru->algo))
-      return mpich_algs[i].name;
-  return NULL;
+  return cs_tuning_mpich_alg(ru->coll, ru->algo);
 }
 
 /* Open MPI's message size threshold for a range starting at b_lo (bytes m)

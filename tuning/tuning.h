@@ -77,6 +77,14 @@ const cs_tuning_rule *cs_tuning_rule_at(const cs_tuning_table *t, int i);
  * candidates that map. 0, or -1 with one sentence in err (nothing written). */
 int cs_tuning_emit(const char *winners_csv, const char *spec, char *err, size_t errlen);
 
+/* The targets' names of a winner (tuning/targets.def): Open MPI's algorithm
+ * id for collective c (-1: none), MPICH's algorithm (NULL: none); Open MPI's
+ * collective id, JSON name and whether coll/tuned sizes c per process (m / p;
+ * 0: m), or -1 if Open MPI's rules file has no such collective. */
+int cs_tuning_ompi_alg(cs_coll c, const char *winner);
+const char *cs_tuning_mpich_alg(cs_coll c, const char *winner);
+int cs_tuning_ompi_coll(cs_coll c, const char **json, int *per_process);
+
 /* The ranges the winners become (what every format writes): rules sorted by
  * collective, p_lo, b_lo; covering p >= 1 and m >= 0 for every collective of
  * the file. Returns the count and *out (free() it), or -1 with err. */
