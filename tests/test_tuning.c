@@ -14,8 +14,11 @@
  *  - every kind of broken collsim table is one error naming file and line;
  *  - a winner without a counterpart is an error naming it.
  *
- *   test_tuning FIXTURES_DIR WORK_DIR
+ *   test_tuning [FIXTURES_DIR WORK_DIR]   (default: tests/fixtures, a temporary folder)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,17 +445,63 @@ static void broken(void) {
   cs_tuning_free(t);
 }
 
+/* Winners files that are not: one error naming the file, line and fault. */
+static void bad_winners(void) {
+  static const struct {
+    const char *text, *want;
+  } cases[] = {
+      {"# only comments\n", "no winners"},
+      {"coll,p,bytes,algo\nallreduce,2,8,butterfly\n", "not a winners file"},
+      {"coll,p,bytes,winner\nallreduce,0,8,butterfly\n", ":2: p '0' is not a process count"},
+      {"coll,p,bytes,winner\nallreduce,2,-8,butterfly\n", ":2: bytes '-8' is not a size"},
+      {"coll,p,bytes,winner\nallreduc,2,8,butterfly\n", ":2: unknown collective 'allreduc'"},
+      {"coll,p,bytes,winner\nallreduce,2,8,\n", ":2: no winner"},
+      {"coll,p,bytes,winner\nallreduce,2,8,butterfly\nallreduce,4,8,butterfly\n"
+       "allreduce,2,8,circulant\n",
+       ":4: a second row for allreduce p=2 bytes=8 (line 2)"},
+  };
+  for (int i = 0; i < N(cases); i++) {
+    char f[1024], out[1100], spec[1200], err[1024] = "";
+    snprintf(f, sizeof f, "%s/winners%d.csv", work, i);
+    snprintf(out, sizeof out, "%s/never%d", work, i);
+    snprintf(spec, sizeof spec, "collsim:%s", out);
+    FILE *o = fopen(f, "w");
+    fputs(cases[i].text, o);
+    fclose(o);
+    ASSERT_EQ(cs_tuning_emit(f, spec, err, sizeof err), -1, "case %d", i);
+    ASSERT(strstr(err, cases[i].want) != NULL, "case %d: '%s' does not say '%s'", i, err,
+           cases[i].want);
+    ASSERT(fopen(out, "r") == NULL, "case %d: a file was written", i);
+  }
+  char err[1024] = "";
+  ASSERT_EQ(cs_tuning_emit("x.csv", "openmpi:rules", err, sizeof err), -1);
+  ASSERT(strstr(err, "KIND one of collsim, ompi-rules, ompi-json, mpich-json"), "%s", err);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: test_tuning FIXTURES_DIR WORK_DIR\n");
+  /* Default: the fixtures of the source tree and a temporary folder (the
+   * sanitizer job runs every test_* without arguments). */
+  char tmp[] = "/tmp/collsim-test-tuning.XXXXXX";
+  if (argc == 3) {
+    fixtures = argv[1];
+    work = argv[2];
+  } else if (argc == 1 && mkdtemp(tmp)) {
+    fixtures = TUNING_FIXTURES;
+    work = tmp;
+  } else {
+    fprintf(stderr, "usage: test_tuning [FIXTURES_DIR WORK_DIR]\n");
     return 2;
   }
-  fixtures = argv[1];
-  work = argv[2];
   ranges();
   broken();
+  bad_winners();
   formats("winners_collsim.csv");
   formats("winners_ompi.csv");
   formats("winners_mpich.csv");
+  if (work == tmp) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0) fprintf(stderr, "test_tuning: could not remove %s\n", tmp);
+  }
   return cs_test_end();
 }

@@ -214,10 +214,10 @@ int cs_tuning_ranges(const char *winners_csv, cs_tuning_rule **out, char *err, s
   qsort(pts, (size_t)npts, sizeof *pts, cmp_point);
   for (int i = 1; i < npts; i++)
     if (!cmp_point(&pts[i - 1], &pts[i])) {
+      fail(err, errlen, "%s:%ld: a second row for %s p=%lld bytes=%lld (line %ld)", winners_csv,
+           pts[i].line, cs_colls[pts[i].coll].name, pts[i].p, pts[i].bytes, pts[i - 1].line);
       free(pts);
-      return fail(err, errlen, "%s:%ld: a second row for %s p=%lld bytes=%lld (line %ld)",
-                  winners_csv, pts[i].line, cs_colls[pts[i].coll].name, pts[i].p, pts[i].bytes,
-                  pts[i - 1].line);
+      return -1;
     }
 
   /* Per collective, per p: segments; then p ranges with equal segments

@@ -5,8 +5,8 @@
 # ranges: no MPI library needed (MPICH is not installed here).
 add_executable(test_tuning ${CMAKE_SOURCE_DIR}/tests/test_tuning.c)
 target_link_libraries(test_tuning collsim)
-add_test(NAME tuning_formats COMMAND test_tuning ${CMAKE_SOURCE_DIR}/tests/fixtures
-                                     ${CMAKE_BINARY_DIR})
+target_compile_definitions(test_tuning PRIVATE TUNING_FIXTURES="${CMAKE_SOURCE_DIR}/tests/fixtures")
+add_test(NAME tuning_formats COMMAND test_tuning)
 
 # An ordinary MPI program (not linked to collsim) calling MPI_Allreduce at
 # the sizes given, and the LD_PRELOAD spy that logs which of Open MPI's
