@@ -33,6 +33,7 @@ static const command commands[] = {
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
+    {"tune", cmd_tune, "write a map's winners as tuning files for MPI libraries (tune --help)"},
 };
 
 static void usage(FILE *f) {

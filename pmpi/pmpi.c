@@ -74,6 +74,7 @@
 
 #include "../algos/collsim.h"
 #include "../algos/sizes.h"
+#include "../tuning/tuning.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -85,15 +86,17 @@ typedef struct {
   const char *given;        /* the value given, NULL if unset/native */
   const cs_algo_info *algo; /* registered non-native algorithm, or NULL */
   int active;               /* algo usable (setting valid, consistent) */
+  int tuned;                /* no COLLSIM_<COLL>: the COLLSIM_TUNING table picks per call */
   long long min_bytes, max_bytes;
   unsigned long calls, fallback, outside;
   int warned[R_N];
 } coll_state;
 
 static coll_state st[CS_NCOLL];
-static int verbose;          /* COLLSIM_PMPI_VERBOSE */
-static const char *log_path; /* COLLSIM_PMPI_LOG */
-static int setup_collective; /* MPI_Init path: check consistency */
+static int verbose;             /* COLLSIM_PMPI_VERBOSE */
+static const char *log_path;    /* COLLSIM_PMPI_LOG */
+static int setup_collective;    /* MPI_Init path: check consistency */
+static cs_tuning_table *tuning; /* COLLSIM_TUNING (tuning/tuning.h, docs/tuning.md) */
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static __thread int depth;    /* > 0 while a kernel runs on this thread */
 static __thread int building; /* > 0 while the kernel context is built */
@@ -228,9 +231,9 @@ static void warn_unknown_env(void) {
   extern char **environ;
   /* Read by this library (and the topology module), and by collsim's other
    * tools (the ./collsim script, plot), which a shell may well export. */
-  static const char *const fixed[] = {"COLLSIM_PMPI_VERBOSE", "COLLSIM_PMPI_LOG",
-                                      "COLLSIM_VNODE",        "COLLSIM_BUILD",
-                                      "COLLSIM_GNUPLOT",      "COLLSIM_PLOTS_DIR"};
+  static const char *const fixed[] = {"COLLSIM_PMPI_VERBOSE", "COLLSIM_PMPI_LOG", "COLLSIM_TUNING",
+                                      "COLLSIM_VNODE",        "COLLSIM_BUILD",    "COLLSIM_GNUPLOT",
+                                      "COLLSIM_PLOTS_DIR"};
   const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
   for (char **e = environ; e && *e; e++) {
     if (strncmp(*e, "COLLSIM_", 8)) continue;
@@ -283,6 +286,11 @@ static void setup(void) {
   verbose = v && *v ? atoi(v) : 0;
   if (v && *v && verbose == 0 && strcmp(v, "0") != 0) verbose = 1;
   log_path = getenv("COLLSIM_PMPI_LOG");
+  const char *tfile = getenv("COLLSIM_TUNING");
+  char terr[1024];
+  int tbroken = tfile && *tfile && cs_tuning_load(tfile, &tuning, terr, sizeof terr) != 0;
+  if (tbroken && r0)
+    emit_warning("COLLSIM_TUNING: %s; the library's own collectives serve the run", terr);
 
   for (int c = 0; c < CS_NCOLL; c++) {
     coll_state *s = &st[c];
@@ -295,6 +303,8 @@ static void setup(void) {
     s->min_bytes = 0;
     s->max_bytes = LLONG_MAX;
     const char *name = getenv(s->env);
+    if ((!name || !*name) && cs_tuning_covers(tuning, (cs_coll)c)) /* explicit settings win */
+      s->given = "tuning", s->active = s->tuned = 1;
     if (!name || !*name || strcmp(name, "native") == 0) continue;
     s->given = name;
     const cs_algo_info *a = cs_algo_find((cs_coll)c, name);
@@ -344,6 +354,7 @@ static void setup(void) {
     }
   }
 
+  for (int c = 0; c < CS_NCOLL && tbroken; c++) st[c].active = 0;
   if (r0) warn_unknown_env();
 
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, shadow_delete, &shadow_key, NULL);
@@ -360,6 +371,8 @@ static void setup(void) {
       h = fnv(h, &s->min_bytes, sizeof s->min_bytes);
       h = fnv(h, &s->max_bytes, sizeof s->max_bytes);
     }
+    uint64_t th = tbroken ? 1 : cs_tuning_hash(tuning); /* the same table everywhere */
+    h = fnv(h, &th, sizeof th);
     /* The same allreduce ANDs the probes of the library's integer
      * MPI_SUM/MPI_PROD (cs_op_exact) over all processes, so that every
      * process decides alike which of them are exact (the max of ~bits is
@@ -523,6 +536,8 @@ static int call_size(cs_coll c, const cs_args *x, int p, int r, long long *bytes
 static int serve(cs_coll c, cs_args *x) {
   ensure_setup();
   coll_state *s = &st[c];
+  const cs_algo_info *algo = s->algo;
+  int rule = -1;               /* the COLLSIM_TUNING rule that chose algo */
   if (!s->given) return DEFER; /* not configured: the library, not counted */
   if (building) return DEFER;  /* the context's own collectives: the library */
   MPI_Comm comm = x->comm;
@@ -573,7 +588,15 @@ static int serve(cs_coll c, cs_args *x) {
       FALLBACK();
     }
   }
-  if (s->algo->flags & CS_COMMUTATIVE) {
+  if (s->tuned) { /* the table's rule for (p, m): an algorithm, or the library */
+    algo = cs_tuning_pick(tuning, c, p, bytes, &rule);
+    if (algo && (algo->flags & CS_NATIVE)) cs_tuning_served(tuning, rule, p, bytes);
+    if (!algo || (algo->flags & CS_NATIVE)) {
+      __atomic_fetch_add(&s->outside, 1, __ATOMIC_RELAXED);
+      return DEFER;
+    }
+  }
+  if (algo->flags & CS_COMMUTATIVE) {
     int commute = 1;
     if (PMPI_Op_commutative(x->op, &commute) != MPI_SUCCESS) FALLBACK();
     if (!commute) {
@@ -581,7 +604,7 @@ static int serve(cs_coll c, cs_args *x) {
       FALLBACK();
     }
   }
-  if ((s->algo->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt)) {
+  if ((algo->flags & CS_ASSOCIATIVE) && !cs_op_exact(x->op, x->dt)) {
     char why2[320], what[480];
     cs_op_inexact_why(x->op, x->dt, why2, sizeof why2);
     snprintf(what, sizeof what,
@@ -597,7 +620,7 @@ static int serve(cs_coll c, cs_args *x) {
   /* A node-aware algorithm's kernel context (node and lane communicators)
    * on the shadow, built (once: it is cached) outside the kernel, so that
    * its few collectives go to the library; other kernels get none. */
-  if (rc == MPI_SUCCESS && (s->algo->flags & CS_NODE_AWARE)) {
+  if (rc == MPI_SUCCESS && (algo->flags & CS_NODE_AWARE)) {
     building++;
     rc = cs_ctx_prepare(sh, CS_CTX_NODES | CS_CTX_LANES);
     building--;
@@ -605,10 +628,11 @@ static int serve(cs_coll c, cs_args *x) {
   if (rc == MPI_SUCCESS) {
     x->comm = sh;
     depth++;
-    rc = cs_run(s->algo, x);
+    rc = cs_run(algo, x);
     depth--;
     x->comm = comm;
     __atomic_fetch_add(&s->calls, 1, __ATOMIC_RELAXED);
+    if (rule >= 0) cs_tuning_served(tuning, rule, p, bytes);
   }
   if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
   return rc;
@@ -652,6 +676,12 @@ EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
   return rc;
 }
 
+static void tuning_line(const char *line, void *ctx) {
+  (void)ctx;
+  if (verbose) fputs(line, stderr);
+  log_line(line);
+}
+
 static void report(void) {
   int r = world_rank();
   if (!(verbose >= 2 || r == 0)) return;
@@ -664,6 +694,7 @@ static void report(void) {
     if (verbose) fputs(line, stderr);
     log_line(line);
   }
+  cs_tuning_report(tuning, r, tuning_line, NULL);
   if (verbose) fflush(stderr);
 }
 

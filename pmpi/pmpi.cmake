@@ -11,8 +11,9 @@ find_package(Threads REQUIRED)
 # COLLSIM_KERNELS: the one list of kernel sources (CMakeLists.txt), with the
 # real-MPI backend (algos/backend.h).
 
+# tuning/table.c: collsim's tuning table (COLLSIM_TUNING, docs/tuning.md).
 add_library(collsim-pmpi SHARED ${CMAKE_SOURCE_DIR}/pmpi/pmpi.c ${COLLSIM_KERNELS}
-                                 ${CMAKE_SOURCE_DIR}/backends/mpi.c)
+                                 ${CMAKE_SOURCE_DIR}/backends/mpi.c ${CMAKE_SOURCE_DIR}/tuning/table.c)
 set_target_properties(collsim-pmpi PROPERTIES
   OUTPUT_NAME collsim-pmpi                      # libcollsim-pmpi.so
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}
