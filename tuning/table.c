@@ -144,7 +144,7 @@ int cs_tuning_load(const char *path, cs_tuning_table **out, char *err, size_t er
     if (nt != 6) {
       rc = fail(err, errlen, path, lineno,
                 "%d fields; a rule is 'COLLECTIVE P_MIN P_MAX BYTES_MIN BYTES_MAX ALGORITHM' "
-                "(e.g. 'allreduce 1 inf 0 2047 butterfly')",
+                "(e.g. 'allreduce 1 inf 0 2047 native')",
                 nt > 8 ? 9 : nt);
       break;
     }
