@@ -29,3 +29,5 @@ cs_sel_thread *cs_sel_thread_self(void) {
 }
 
 double cs_sel_clock(void) { return PMPI_Wtime(); }
+
+void cs_sel_abort(void) { PMPI_Abort(MPI_COMM_WORLD, 1); }

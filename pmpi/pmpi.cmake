@@ -62,3 +62,4 @@ add_custom_command(OUTPUT ${COLLSIM_SMPI_OBJ}
   COMMAND_EXPAND_LISTS VERBATIM
   COMMENT "Merging libcollsim-smpi.o")
 add_custom_target(collsim-smpi-lib ALL DEPENDS ${COLLSIM_SMPI_OBJ})
+include(${CMAKE_SOURCE_DIR}/apps/apps.cmake)

@@ -148,10 +148,10 @@ static void problem(const char *text) {
     emit("warning", text);
     return;
   }
-  char t[900];
-  snprintf(t, sizeof t, "%s; COLLSIM_STRICT=1: aborting the job", text);
+  char t[960];
+  snprintf(t, sizeof t, "%.900s; COLLSIM_STRICT=1: aborting the job", text);
   emit("error", t);
-  PMPI_Abort(MPI_COMM_WORLD, 1);
+  cs_sel_abort();
 }
 
 /* Records a setting problem for rank 0 to report at MPI_Init. */

@@ -45,5 +45,9 @@ extern const char cs_sel_name[]; /* "collsim-pmpi", "collsim-smpi": lines start 
 cs_sel_proc *cs_sel_self(void);
 cs_sel_thread *cs_sel_thread_self(void);
 double cs_sel_clock(void); /* seconds: MPI_Wtime, or SimGrid's simulated clock */
+/* Ends the whole job with status 1 (COLLSIM_STRICT): MPI_Abort under
+ * mpirun; under smpirun the simulation (SMPI 3.32's MPI_Abort ends the
+ * calling process only, and the others then wait forever). */
+void cs_sel_abort(void);
 
 #endif

@@ -24,7 +24,9 @@
  *   constraining visibility among the objects linked wins, so the
  *   directives below apply to select.c's definitions.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -61,6 +63,14 @@ static per_process *self(void) {
 cs_sel_proc *cs_sel_self(void) { return &self()->proc; }
 cs_sel_thread *cs_sel_thread_self(void) { return &self()->thread; }
 double cs_sel_clock(void) { return simgrid_get_clock(); }
+
+/* SMPI 3.32's MPI_Abort ends the calling simulated process only (the others
+ * then wait for it forever, and smpirun reports a deadlock with status 0):
+ * end the simulation, and smpirun, with status 1. */
+void cs_sel_abort(void) {
+  fflush(NULL);
+  _exit(1);
+}
 
 #define CS_COLL(id, Name, ...) __asm__(".protected MPI_" #Name);
 #include "../algos/colls.def"
