@@ -11,7 +11,10 @@
 #     different exits of MPI_Init), equals bench's time of the same
 #     algorithm, p and size on the same platform to 1e-9 (the library's
 #     reductions free in both: --lib-charge off), and the two differ;
-#  4. sgd built with mpicc, under mpirun with libcollsim-pmpi.so and the
+#  4. collsim app on the same platform writes app.csv and report.md: the
+#     library's row and circulant's (every allreduce served, the time of the
+#     run above, the speedup the ratio of the times);
+#  5. sgd built with mpicc, under mpirun with libcollsim-pmpi.so and the
 #     same settings: it passes, circulant served every allreduce.
 # usage: test_sgd.sh SGD_SMPI SGD_MPI LIBPMPI CLI
 set -u
@@ -72,5 +75,18 @@ COLLSIM_ALLREDUCE=circulant COLLSIM_PMPI_LOG="$w/mpi.log" timeout 60 mpirun --ov
 grep -q '^sgd: PASS' "$w/mpi.out" || fail "mpirun: the application's check: $(tail -1 "$w/mpi.out")"
 grep -qx "collsim-pmpi: allreduce circulant calls=6 fallback=0 outside=0 rank=0" "$w/mpi.log" ||
   fail "mpirun: circulant did not serve every allreduce: $(cat "$w/mpi.log" 2>/dev/null)"
+# collsim app on the same platform: the library's row and circulant's, every
+# allreduce served, the speedup the ratio of the two application times.
+"$cli" app --platform "$w/p.xml" --hostfile "$w/p.hosts" --np $P --algos circulant \
+  --privatization no --out "$w/study" -- "$smpi_app" --params $N --steps 3 >"$w/study.out" 2>&1 ||
+  fail "collsim app: status $? ($(tail -3 "$w/study.out"))"
+awk -F, -v t="$(sed -n 's/.* time app seconds=\([^ ]*\) .*/\1/p' "$w/circ3.log")" '
+  /^#/ || $1 == "coll" { next }
+  $2 == "native" { nat = $4; ns = $5; nserved = $8 } $2 == "circulant" { c = $4; cs = $5; served = $8; calls = $7 }
+  END { ok = nat > 0 && ns == 1 && nserved == 0 && served == 6 && calls == 6 && c == t && cs + 0 > 0
+        d = cs - nat / c; if (d < 0) d = -d; exit ok && d < 1e-5 ? 0 : 1 }' "$w/study/app.csv" ||
+  fail "collsim app: unexpected app.csv: $(cat "$w/study/app.csv")"
+[ -s "$w/study/report.md" ] || fail "collsim app: no report.md"
+
 [ $fails = 0 ] && echo "ok: sgd passes under smpirun (circulant, library) and mpirun; circulant served every allreduce; allreduce times equal bench's"
 [ $fails = 0 ]
