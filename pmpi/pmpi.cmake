@@ -1,4 +1,4 @@
-# libcollsim-pmpi.so: the PMPI interposition library (pmpi/pmpi.c,
+# libcollsim-pmpi.so: the PMPI interposition library (pmpi/select.c + pmpi/pmpi.c,
 # pmpi/README.md), built from the same kernel sources as collsim-mpi, compiled
 # -fPIC into one shared object linked to the MPI library. Included from
 # CMakeLists.txt after find_package(MPI).

@@ -701,11 +701,13 @@ static void add_time(cs_coll c, double t0) {
  * Collectives without a registered algorithm besides native (bcast, scan,
  * exscan today) are wrapped too: a setting is reported and a future
  * registry line is served. With COLLSIM_PMPI_TIME=1 the time inside is
- * added up (a call made inside a kernel is part of the kernel's time). */
+ * added up (a call made inside a kernel, or while its context is built, is
+ * part of the outer call's time). */
 #define CS_COLL(id, Name, reduces, rooted, in_place, shape, size_from, init, call) \
   EXPORT int MPI_##Name(CS_MPI_##id) {                                             \
     cs_args args = {CS_UNPAREN init}, *x = &args;                                  \
-    int timed = timing && cs_sel_thread_self()->depth == 0;                        \
+    const cs_sel_thread *th_ = cs_sel_thread_self();                               \
+    int timed = timing && th_->depth == 0 && th_->building == 0;                   \
     double t0 = timed ? cs_sel_clock() : 0;                                        \
     int rc = serve(CS_##id, x);                                                    \
     if (rc == DEFER) rc = PMPI_##Name(CS_UNPAREN call);                            \
