@@ -3,7 +3,6 @@
 # an SMPI user adds), and with the MPI library (for libcollsim-pmpi.so under
 # mpirun). Included from pmpi/pmpi.cmake.
 
-find_program(SMPICC smpicc REQUIRED)
 set(COLLSIM_SGD_SMPI ${CMAKE_BINARY_DIR}/sgd-smpi)
 add_custom_command(OUTPUT ${COLLSIM_SGD_SMPI}
   COMMAND ${SMPICC} -O2 -Wall -Wextra ${CMAKE_SOURCE_DIR}/apps/sgd.c ${COLLSIM_SMPI_OBJ} -lm

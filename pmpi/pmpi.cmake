@@ -62,4 +62,28 @@ add_custom_command(OUTPUT ${COLLSIM_SMPI_OBJ}
   COMMAND_EXPAND_LISTS VERBATIM
   COMMENT "Merging libcollsim-smpi.o")
 add_custom_target(collsim-smpi-lib ALL DEPENDS ${COLLSIM_SMPI_OBJ})
+find_program(SMPICC smpicc REQUIRED)
 include(${CMAKE_SOURCE_DIR}/apps/apps.cmake)
+
+# tests/pmpi/app.c under smpirun, alone and linked with libcollsim-smpi.o:
+# every registered algorithm against SMPI's collectives, byte for byte
+# (tests/pmpi/smpi.sh; about 4 s at np 5; the full matrix:
+#   bash tests/pmpi/smpi.sh build/pmpi_app-smpi-plain build/pmpi_app-smpi build/collsim-cli 1,2,3,4,5,7,8
+# ).
+foreach(v plain lib)
+  set(out ${CMAKE_BINARY_DIR}/pmpi_app-smpi)
+  set(extra ${COLLSIM_SMPI_OBJ})
+  if(v STREQUAL plain)
+    set(out ${CMAKE_BINARY_DIR}/pmpi_app-smpi-plain)
+    set(extra "")
+  endif()
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${SMPICC} -O2 ${CMAKE_SOURCE_DIR}/tests/pmpi/app.c ${extra} -lm -o ${out}
+    DEPENDS ${CMAKE_SOURCE_DIR}/tests/pmpi/app.c ${COLLSIM_SMPI_OBJ} collsim-smpi-lib VERBATIM)
+  list(APPEND COLLSIM_PMPI_SMPI_APPS ${out})
+endforeach()
+add_custom_target(pmpi-smpi-apps ALL DEPENDS ${COLLSIM_PMPI_SMPI_APPS})
+add_test(NAME pmpi_smpi COMMAND bash ${CMAKE_SOURCE_DIR}/tests/pmpi/smpi.sh
+         ${CMAKE_BINARY_DIR}/pmpi_app-smpi-plain ${CMAKE_BINARY_DIR}/pmpi_app-smpi
+         $<TARGET_FILE:collsim-cli> 5)
+set_tests_properties(pmpi_smpi PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
