@@ -198,7 +198,13 @@ int cs_app_run(cs_app_req *q) {
             runs[i].coll >= 0 ? runs[i].algo : "the library's", i + 1, n);
     cs_run_jobs(&runs[i].job, 1, 1, NULL, NULL);
     read_log(&runs[i]);
-    if (!runs[i].ok) {
+    int st = runs[i].job.status;
+    if (!runs[i].ok && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+      fprintf(stderr,
+              "collsim app: run %d ended well but %s has no collsim-smpi time line: is %s linked "
+              "with build/libcollsim-smpi.o (smpicc app.c build/libcollsim-smpi.o)?\n",
+              i + 1, runs[i].log, q->app[0]);
+    else if (!runs[i].ok) {
       fprintf(stderr, "collsim app: run %d failed (%s, %s):\n", i + 1, runs[i].job.err,
               runs[i].log);
       cs_print_tail(runs[i].job.err, 5);
@@ -269,7 +275,9 @@ int cs_app_run(cs_app_req *q) {
     }
   }
   fclose(f);
-  draw(q->out, q, runs, n);
+  int any_ok = 0;
+  for (int i = 0; i < n; i++) any_ok |= runs[i].ok;
+  if (any_ok) draw(q->out, q, runs, n);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   fprintf(
@@ -279,10 +287,9 @@ int cs_app_run(cs_app_req *q) {
       "for %d runs.\n",
       wall, n);
   fclose(md);
-  printf(
-      "collsim app: %d runs in %.1f s of wall time; report in %s/report.md, %s/app.csv, "
-      "%s/app.png\n",
-      n, wall, q->out, q->out, q->out);
+  printf("collsim app: %d runs in %.1f s of wall time; report in %s/report.md, %s/app.csv%s%s%s\n",
+         n, wall, q->out, q->out, any_ok ? ", " : "", any_ok ? q->out : "",
+         any_ok ? "/app.png" : "");
   cs_platform_file_free(&pf);
   for (int i = 0; i < n; i++) cs_argv_free(&runs[i].job.args);
   free(runs);
