@@ -344,10 +344,17 @@ static void parse_settings(void) {
       /* native:NAME selects an SMPI algorithm through smpirun's
        * --cfg=smpi/<coll>:NAME; a real library has its own selection (e.g.
        * Open MPI's coll_tuned MCA parameters). */
-      note(
-          "%s=%s: native:NAME selects an algorithm of SMPI only (smpirun "
-          "--cfg=smpi/%s:NAME); using the library's %s",
-          s->env, name, cs_colls[c].name, mpi_name((cs_coll)c));
+      const char *key = cs_smpi_cfg_key((cs_coll)c);
+      if (key)
+        note(
+            "%s=%s: native:NAME selects an algorithm of SMPI only, for the whole run (smpirun "
+            "--cfg=smpi/%s:NAME); using the library's %s",
+            s->env, name, key, mpi_name((cs_coll)c));
+      else
+        note(
+            "%s=%s: native:NAME selects an algorithm of SMPI only (SMPI has one algorithm for "
+            "%s); using the library's %s",
+            s->env, name, cs_colls[c].name, mpi_name((cs_coll)c));
       s->given = NULL;
       continue;
     }
