@@ -31,6 +31,8 @@ static const command commands[] = {
     {"guidelines", cmd_guidelines,
      "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
+    {"app", cmd_app,
+     "an SMPI application's time per collective algorithm, CSV and a picture (app --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
     {"tune", cmd_tune, "write a map's winners as tuning files for MPI libraries (tune --help)"},

@@ -265,23 +265,22 @@ void cs_tuning_served(cs_tuning_table *t, int rule, long long p, long long bytes
   pthread_mutex_unlock(&t->lock);
 }
 
-void cs_tuning_report(const cs_tuning_table *t, int rank, void (*out)(const char *, void *),
-                      void *ctx) {
+void cs_tuning_report(const cs_tuning_table *t, const char *who, int rank,
+                      void (*out)(const char *, void *), void *ctx) {
   if (!t) return;
   char line[512];
   for (int i = 0; i < t->nseen; i++) {
     const served *s = &t->seen[i];
     const cs_tuning_rule *r = &t->rules[s->rule];
-    snprintf(line, sizeof line,
-             "collsim-pmpi: tuning: %s p=%lld bytes=%lld %s calls=%lu line=%d rank=%d\n",
-             cs_colls[r->coll].name, s->p, s->bytes, r->algo, s->calls, r->line, rank);
+    snprintf(line, sizeof line, "%s: tuning: %s p=%lld bytes=%lld %s calls=%lu line=%d rank=%d\n",
+             who, cs_colls[r->coll].name, s->p, s->bytes, r->algo, s->calls, r->line, rank);
     out(line, ctx);
   }
   if (t->unlisted) {
     snprintf(line, sizeof line,
-             "collsim-pmpi: tuning: %lu more calls of sizes beyond the first %d not listed "
+             "%s: tuning: %lu more calls of sizes beyond the first %d not listed "
              "rank=%d\n",
-             t->unlisted, MAX_SERVED, rank);
+             who, t->unlisted, MAX_SERVED, rank);
     out(line, ctx);
   }
 }

@@ -53,10 +53,11 @@ const cs_algo_info *cs_tuning_pick(const cs_tuning_table *t, cs_coll c, long lon
 /* Counts a call of p processes and `bytes` that rule served (thread safe);
  * cs_tuning_report prints one line per (collective, p, bytes) served:
  *   collsim-pmpi: tuning: allreduce p=4 bytes=64 butterfly calls=3 line=5 rank=0
- * (line: the rule's line in the file), through out(line, ctx). */
+ * (who: the library's name, collsim-pmpi or collsim-smpi, that starts the
+ * line; line: the rule's line in the file), through out(line, ctx). */
 void cs_tuning_served(cs_tuning_table *t, int rule, long long p, long long bytes);
-void cs_tuning_report(const cs_tuning_table *t, int rank, void (*out)(const char *, void *),
-                      void *ctx);
+void cs_tuning_report(const cs_tuning_table *t, const char *who, int rank,
+                      void (*out)(const char *, void *), void *ctx);
 /* A hash of the rules (for the check that every process read the same). */
 uint64_t cs_tuning_hash(const cs_tuning_table *t);
 /* The rules read (for tests and messages). */
