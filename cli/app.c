@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "registry.h"
 #include "cli.h"
 #include "foreign.h"
 
@@ -30,8 +31,13 @@ static void app_usage(FILE *f) {
       "The runs use collsim's exact-timing settings (collsim platform --print-flags): the\n"
       "application's computation costs what it charges (smpi_execute_flops, SMPI_SAMPLE_*),\n"
       "collsim's kernels charge their local work as in every collsim simulation.\n"
-      "Example:\n"
-      "  collsim app --platform theta --np 256 --algos circulant,ceilhalf -- build/sgd-smpi\n");
+      "Example:\n");
+  /* the example's algorithms come from the registry (no name is retyped) */
+  const char *names[64];
+  int n = cs_algo_names(CS_allreduce, names, 64), k = 0;
+  fprintf(f, "  collsim app --platform theta --np 256 --algos ");
+  for (int i = 0; i < n && k < 2; i++) fprintf(f, "%s%s", k++ ? "," : "", names[i]);
+  fprintf(f, " -- build/sgd-smpi\n");
 }
 
 /* Splits a comma-separated list in place into out[]; the count, or -1. */
