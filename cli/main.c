@@ -6,6 +6,7 @@
 #include <simgrid/version.h>
 
 #include "cli.h"
+#include "files.h"
 #include "findings.h"
 #include "platgen.h"
 #include "registry.h"
@@ -101,6 +102,7 @@ int main(int argc, char **argv) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  cs_set_command(argc, argv);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
   fprintf(stderr, "collsim: unknown command '%s'. Valid commands:", argv[1]);

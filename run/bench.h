@@ -19,6 +19,8 @@
 /* The datatype of a run (--type): byte (MPI_BOR), int (MPI_SUM), double (MPI_MAX). */
 typedef enum { CS_BENCH_BYTE, CS_BENCH_INT, CS_BENCH_DOUBLE, CS_BENCH_NTYPES } cs_bench_type;
 extern const char *const cs_bench_type_name[CS_BENCH_NTYPES];
+/* The reduction op of each type, as files record it: bor, sum, max. */
+extern const char *const cs_bench_op_name[CS_BENCH_NTYPES];
 /* --verify's values, indexed by cs_bench_req.verify. */
 extern const char *const cs_bench_verify_name[3];
 

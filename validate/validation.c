@@ -413,7 +413,14 @@ static void drift_section(FILE *f, const cs_val_info *I) {
 
 void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
   char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-  fprintf(f, "# Predicted against measured: %s, p = %d\n\n", I->coll, I->np);
+  fprintf(f, "# Predicted against measured: %s, p = %d, type %s\n\n", I->coll, I->np,
+          I->type ? I->type : "byte");
+  if (I->command && *I->command)
+    fprintf(f, "Made by `%s`; the settings of every run are the first line of `%s`.\n\n",
+            I->command, I->csv);
+  if (I->type)
+    fprintf(f, "Datatype %s, reduction op %s (`--type`; other types have files of their own).\n\n",
+            I->type, I->op ? I->op : "-");
   fprintf(f,
           "Predictions: collsim's model and SMPI on `%s`; measurements: this MPI library under "
           "mpirun, median of the repetitions with its 95%% confidence interval. Error = "
