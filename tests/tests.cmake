@@ -255,3 +255,13 @@ add_test(NAME lib_copy COMMAND bash ${T}/lib_copy.sh ${CLI})
 add_test(NAME floor_replay COMMAND bash ${T}/floor_replay.sh ${CLI} $<TARGET_FILE:collsim-msgcount>
                                    $<TARGET_FILE:collsim-floor>)
 set_tests_properties(floor_replay PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# Results a user can trust and rerun (issue 28): a bench file records how it
+# was made and a resume with another hostfile or type is refused naming the
+# option; 2G refused before launch with no file left; no smpitmp-* file after a
+# failed smpirun; a malformed platform shows SimGrid's line (about 1 s).
+add_test(NAME provenance COMMAND bash ${T}/provenance.sh ${CLI})
+# validate twice with two types into one directory: files named by collective,
+# p and type; the CSV and the report record the datatype (about 2-20 s: mpirun).
+add_test(NAME validate_types COMMAND bash ${T}/validate_types.sh ${CLI})
+set_tests_properties(validate_types PROPERTIES RUN_SERIAL TRUE TIMEOUT ${COLLSIM_HANG_GUARD})
