@@ -140,3 +140,8 @@ add_test(NAME calibrate_smpi
                  -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_smpi
                  -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(calibrate_smpi PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+# A fit whose launch-to-launch spread exceeds its target: calibrate warns and
+# validate's report flags it, on injected noisy samples (tests/test_calib_spread.c).
+add_executable(test_calib_spread ${CMAKE_SOURCE_DIR}/tests/test_calib_spread.c)
+target_link_libraries(test_calib_spread collsim_analysis m)
+add_test(NAME calib_spread COMMAND test_calib_spread)
