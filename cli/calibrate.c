@@ -8,6 +8,7 @@
 
 #include "calibrate_run.h"
 #include "cli.h"
+#include "units.h"
 #include "launches.h"
 
 static void cal_usage(FILE *f) {
@@ -73,13 +74,18 @@ int cmd_calibrate(int argc, char **argv) {
       if ((launches = cs_launches_parse("calibrate", val)) < 0) return 2;
       i++;
     } else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
-      char *end;
-      long v = val ? strtol(val, &end, 10) : 0;
+      char *end = NULL;
       int is_reps = a[2] == 'r';
-      if (!val || *end || end == val ||
-          (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
+      double x = -1;
+      /* --max-bytes takes a size (1M, 64K: the one size parser) */
+      if (val && (is_reps ? (x = (double)strtol(val, &end, 10), end == val || *end)
+                          : cs_parse_unit(val, CS_UNIT_BYTES, &x) != 0))
+        x = -1;
+      long v = (long)x;
+      if (!val || (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
         fprintf(stderr, "collsim calibrate: %s needs %s\n", a,
-                is_reps ? "a number of repetitions 1..100000" : "a byte count 16..1073741824");
+                is_reps ? "a number of repetitions 1..100000"
+                        : "a byte count 16..1073741824 (suffixes K, M, G: 1M)");
         return 2;
       }
       if (is_reps)

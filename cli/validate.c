@@ -12,6 +12,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: collsim validate --coll C[,C2...] --algos A,B --np P --bytes LIST\n"
+          "                        (--algo: the same as --algos)\n"
           "                        [--platform F] [--out DIR] [--hostfile H] [--reps R]\n"
           "                        [--launches N] [--type T] [--redo]\n"
           "Predicts every (algorithm, size) with collsim's model and with SMPI on platform F\n"

@@ -265,3 +265,9 @@ add_test(NAME provenance COMMAND bash ${T}/provenance.sh ${CLI})
 # p and type; the CSV and the report record the datatype (about 2-20 s: mpirun).
 add_test(NAME validate_types COMMAND bash ${T}/validate_types.sh ${CLI})
 set_tests_properties(validate_types PROPERTIES RUN_SERIAL TRUE TIMEOUT ${COLLSIM_HANG_GUARD})
+# The one size and unit parser and the size lists (issue 28 item 10).
+add_executable(test_units ${T}/test_units.c)
+target_link_libraries(test_units collsim_run)
+add_test(NAME units COMMAND test_units)
+# Every option of every command's parser appears in its --help (issue 28 item 10).
+add_test(NAME help_options COMMAND bash ${T}/help_options.sh ${CLI} ${CMAKE_SOURCE_DIR})
