@@ -34,6 +34,9 @@ static const command commands[] = {
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
+    {"compare", cmd_compare,
+     "two results files side by side: ratio per common row, table, CSV, picture (compare "
+     "--help)"},
 };
 
 static void usage(FILE *f) {

@@ -132,7 +132,8 @@ int cs_prov_read(const char *path, cs_prov *p) {
 
 /* Adds one difference to why. */
 static void say(char *why, size_t len, size_t *n, int *count, const char *(*option)(const char *),
-                const char *key, const char *in_file, const char *in_run) {
+                const char *key, const char *in_file, const char *in_run, const char *la,
+                const char *lb) {
   const char *opt = option ? option(key) : NULL;
   char o[96];
   if (opt)
@@ -140,27 +141,32 @@ static void say(char *why, size_t len, size_t *n, int *count, const char *(*opti
   else
     snprintf(o, sizeof o, "%s", key);
   if (*n < len)
-    *n += (size_t)snprintf(why + *n, len - *n, "%s%s: the file has %s, this run %s",
-                           *count ? "; " : "", o, in_file ? in_file : "nothing",
-                           in_run ? in_run : "nothing");
+    *n += (size_t)snprintf(why + *n, len - *n, "%s%s: %s %s, %s %s", *count ? "; " : "", o, la,
+                           in_file ? in_file : "nothing", lb, in_run ? in_run : "nothing");
   ++*count;
+}
+
+int cs_prov_diff_as(const cs_prov *file, const cs_prov *run, const char *(*option)(const char *key),
+                    const char *la, const char *lb, char *why, size_t len) {
+  int count = 0;
+  size_t n = 0;
+  if (len) why[0] = '\0';
+  if (strcmp(file->kind, run->kind))
+    say(why, len, &n, &count, NULL, "kind", file->kind, run->kind, la, lb);
+  for (int i = 0; i < run->n; i++) {
+    const char *f = cs_prov_get(file, run->it[i].key);
+    if (!f || strcmp(f, run->it[i].val))
+      say(why, len, &n, &count, option, run->it[i].key, f, run->it[i].val, la, lb);
+  }
+  for (int i = 0; i < file->n; i++)
+    if (!cs_prov_get(run, file->it[i].key))
+      say(why, len, &n, &count, option, file->it[i].key, file->it[i].val, NULL, la, lb);
+  return count;
 }
 
 int cs_prov_diff(const cs_prov *file, const cs_prov *run, const char *(*option)(const char *key),
                  char *why, size_t len) {
-  int count = 0;
-  size_t n = 0;
-  if (len) why[0] = '\0';
-  if (strcmp(file->kind, run->kind)) say(why, len, &n, &count, NULL, "kind", file->kind, run->kind);
-  for (int i = 0; i < run->n; i++) {
-    const char *f = cs_prov_get(file, run->it[i].key);
-    if (!f || strcmp(f, run->it[i].val))
-      say(why, len, &n, &count, option, run->it[i].key, f, run->it[i].val);
-  }
-  for (int i = 0; i < file->n; i++)
-    if (!cs_prov_get(run, file->it[i].key))
-      say(why, len, &n, &count, option, file->it[i].key, file->it[i].val, NULL);
-  return count;
+  return cs_prov_diff_as(file, run, option, "the file has", "this run", why, len);
 }
 
 const char *cs_prov_bench_option(const char *key) {

@@ -58,6 +58,11 @@ int cs_prov_read(const char *path, cs_prov *p);
 int cs_prov_diff(const cs_prov *file, const cs_prov *run, const char *(*option)(const char *key),
                  char *why, size_t len);
 
+/* The same with other words for the two sides ("A has", "B"): the
+ * description reads "KEY: la VALUE, lb VALUE". */
+int cs_prov_diff_as(const cs_prov *file, const cs_prov *run, const char *(*option)(const char *key),
+                    const char *la, const char *lb, char *why, size_t len);
+
 /* The option of the bench run that sets a key of its first line
  * ("placement" -> "--hostfile", ...), or NULL: what bench, validate,
  * guidelines and map pass to cs_prov_diff. */

@@ -271,3 +271,6 @@ target_link_libraries(test_units collsim_run)
 add_test(NAME units COMMAND test_units)
 # Every option of every command's parser appears in its --help (issue 28 item 10).
 add_test(NAME help_options COMMAND bash ${T}/help_options.sh ${CLI} ${CMAKE_SOURCE_DIR})
+# collsim compare on two hand-written bench CSVs: ratios, table, CSV, picture,
+# the runs' difference named; nothing in common and two kinds refused (issue 28).
+add_test(NAME compare COMMAND bash ${T}/compare.sh ${CLI})
