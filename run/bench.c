@@ -17,6 +17,7 @@
 #include "files.h"
 #include "foreign.h"
 #include "launch.h"
+#include "progress.h"
 #include "registry.h"
 #include "results.h"
 #include "sizes.h"
@@ -314,6 +315,27 @@ static int check_counts(const cs_bench_req *q) {
   return 0;
 }
 
+/* The progress of a run (run/progress.h): a case's work is its bytes plus
+ * 64 KiB (a small case still costs a launch's share and a latency). */
+#define CASE_FLOOR 65536.0
+typedef struct {
+  cs_progress p;
+  const char *path;
+  double done0;
+  int cases;
+  long rows0;
+} bench_progress;
+
+static void bench_tick(void *c) {
+  bench_progress *b = c;
+  double work;
+  long rows = cs_bench_count_done(b->path, CASE_FLOOR, &work);
+  if (rows < 0) return;
+  char detail[96];
+  snprintf(detail, sizeof detail, "%ld of %d cases", rows - b->rows0, b->cases);
+  cs_progress_update(&b->p, work - b->done0, detail);
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int rc = 0, lockfd = -1, nj = 0;
   char tmpdir[4096] = "", tmp2[4096] = "", outpath[4200], header[8192], flags[2048] = "";
@@ -553,6 +575,28 @@ int cs_bench_run(cs_bench_req *q) {
       cs_argv_add(&j->args, "--launch=%d", q->launch > 0 ? q->launch : 1);
     }
   }
+  /* Progress over the whole run: the cases still lacking, weighted. */
+  static bench_progress bp;
+  {
+    double total = 0;
+    int cases = 0;
+    for (int a = 0; a < q->nalgos; a++) {
+      char sizes[CS_MAX_SIZES * 12];
+      if (!lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL)) continue;
+      for (char *s = NULL, *t = strtok_r(sizes, ",", &s); t; t = strtok_r(NULL, ",", &s)) {
+        total += (double)atol(t) + CASE_FLOOR;
+        cases++;
+      }
+    }
+    char what[256];
+    snprintf(what, sizeof what, "collsim bench: %s%s%s", q->stage ? q->stage : "",
+             q->stage ? ": " : "", cs_colls[q->coll].name);
+    cs_progress_start(&bp.p, what, total > 0 ? total : 1, q->quiet);
+    bp.path = outpath;
+    bp.cases = cases;
+    bp.rows0 = cs_bench_count_done(outpath, CASE_FLOOR, &bp.done0);
+    if (bp.rows0 < 0) bp.rows0 = 0, bp.done0 = 0;
+  }
   cs_catch_interrupts(1);
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
     if (!q->quiet)
@@ -560,7 +604,8 @@ int cs_bench_run(cs_bench_req *q) {
               jalgos[i], q->np, i + 1, nj);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    cs_run_jobs(&jobs[i], 1, 1, NULL, NULL);
+    cs_run_jobs_tick(&jobs[i], 1, 1, NULL, NULL, bench_tick, &bp);
+    bench_tick(&bp);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (q->stats) {
       /* ru_maxrss of waited-for children: the largest process so far (the
@@ -621,6 +666,7 @@ int cs_bench_run(cs_bench_req *q) {
       }
     }
   }
+  cs_progress_end(&bp.p);
   cs_catch_interrupts(0);
   if (!q->quiet) report_verify(q, outpath);
   if (cs_interrupted()) rc = bench_interrupted(outpath, header, q->out != NULL);

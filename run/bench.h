@@ -62,6 +62,9 @@ typedef struct {
    * appended to probes_out with launch in its launch column (validate) */
   const char *probes, *probes_out;
   int launch;
+  /* What the progress line names before the collective (validate: "launch
+   * 2/3", guidelines: "reduce-single.csv"), or NULL. */
+  const char *stage;
   /* smpi: xml as read already by the caller, who runs several benches on it
    * (cs_platform_load); NULL: cs_bench_run reads xml itself. */
   cs_platform_file *pf;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void cs_argv_init(cs_argv *a) {
@@ -105,7 +106,13 @@ static void signal_tree(pid_t pid, int sig) {
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
 int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx) {
+  return cs_run_jobs_tick(jobs, n, parallel, done, ctx, NULL, NULL);
+}
+
+int cs_run_jobs_tick(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx,
+                     void (*tick)(void *), void *tctx) {
   int next = 0, running = 0, forwarded = 0;
+  long polls = 0;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
@@ -135,7 +142,17 @@ int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *
       next = n;
     }
     int status;
-    pid_t pid = wait(&status);
+    pid_t pid;
+    if (tick) { /* poll every 50 ms; tick about once a second while the jobs run */
+      pid = waitpid(-1, &status, WNOHANG);
+      if (pid == 0) {
+        if (++polls % 20 == 0) tick(tctx);
+        struct timespec pause = {0, 50000000};
+        nanosleep(&pause, NULL);
+        continue;
+      }
+    } else
+      pid = wait(&status);
     if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
     for (int i = 0; i < n; i++)

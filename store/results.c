@@ -531,6 +531,29 @@ int cs_bench_scan_rows(const char *path, const char *first_line,
   return mismatch ? -1 : rows;
 }
 
+long cs_bench_count_done(const char *path, double floor, double *work) {
+  cs_csv_reader r;
+  *work = 0;
+  if (cs_csv_open(&r, path)) return -1;
+  long n = 0;
+  int k, ib = -1;
+  while ((k = cs_csv_next(&r)) != 0) {
+    char a[256], st[32];
+    long b;
+    const char *w;
+    if (k == 2) {
+      if (parse_verify(r.line, a, sizeof a, &b, st, sizeof st, &w) && verify_done(st))
+        n++, *work += (double)b + floor;
+      continue;
+    }
+    if (ib < 0) ib = cs_csv_col(&r, bench_cols[CS_BENCH_BYTES].name);
+    const char *f = cs_csv_get(&r, ib);
+    if (f) n++, *work += atof(f) + floor;
+  }
+  cs_csv_close(&r);
+  return n;
+}
+
 int cs_bench_read_samples(const char *path, const char *coll, const char *algo, long bytes,
                           double *t, int max) {
   cs_csv_reader r;

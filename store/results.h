@@ -322,6 +322,12 @@ double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const
 int cs_bench_scan_rows(const char *path, const char *first_line,
                        void (*fn)(const char *algo, long bytes, void *), void *ctx);
 
+/* Read-only, while a run appends to the file: the number of complete rows
+ * and verify lines that mark a case done, and into *work the sum over them
+ * of bytes + floor (the progress of a run: run/progress.h). -1 if the file
+ * cannot be read. */
+long cs_bench_count_done(const char *path, double floor, double *work);
+
 /* Rep-level times of (coll, algo, bytes) from a samples CSV, up to max; a
  * later run of the same case (rep 0 again) replaces an earlier one. */
 int cs_bench_read_samples(const char *path, const char *coll, const char *algo, long bytes,

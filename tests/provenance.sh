@@ -5,6 +5,7 @@
 # advice); sizes above MPI's int count are refused before anything launches,
 # leaving no file; a failed smpirun leaves no smpitmp-* file in the current
 # directory; a malformed platform shows SimGrid's own message with its line.
+# Progress lines with the time left go to stderr, never into the CSV.
 # usage: provenance.sh CLI   (about 3 s)
 set -uo pipefail
 cli=$1
@@ -52,5 +53,11 @@ XML
 rc=$?
 [ $rc -eq 2 ] || no "malformed XML: exit $rc, want 2"
 grep -q 'Parse error at bad.xml:7' err || no "SimGrid's parse error is lost: $(cat err)"
+# Progress with the time left, on stderr only (after 0 s here instead of 10 s).
+COLLSIM_PROGRESS_AFTER=0 "$cli" bench --platform m.xml --np 4 --coll allreduce \
+  --algos circulant,butterfly --bytes 1K,64K --out pr.csv 2>err || no "the progress run failed"
+grep -q 'collsim bench: allreduce: [0-4] of 4 cases, [0-9]* s elapsed, \(about [0-9]* s left\|time left unknown\)' err ||
+  no "no progress line with the time left: $(cat err)"
+grep -q 'left' pr.csv && no "progress went into the CSV"
 [ $fail = 0 ] && echo "provenance: ok"
 exit $fail

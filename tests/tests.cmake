@@ -259,7 +259,8 @@ set_tests_properties(floor_replay PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 # Results a user can trust and rerun (issue 28): a bench file records how it
 # was made and a resume with another hostfile or type is refused naming the
 # option; 2G refused before launch with no file left; no smpitmp-* file after a
-# failed smpirun; a malformed platform shows SimGrid's line (about 1 s).
+# failed smpirun; a malformed platform shows SimGrid's line; progress with the
+# time left on stderr only (about 2 s).
 add_test(NAME provenance COMMAND bash ${T}/provenance.sh ${CLI})
 # validate twice with two types into one directory: files named by collective,
 # p and type; the CSV and the report record the datatype (about 2-20 s: mpirun).

@@ -28,6 +28,7 @@
 typedef struct {
   cs_bench_req m;
   const char *probestem; /* DIR/probes-COLL-pP-TYPE (NULL: no probes) */
+  int launches;
 } launch_ctx;
 
 /* One launch of the measurement (cs_launches_run): a resumable bench run into
@@ -36,6 +37,9 @@ static int measure_launch(void *ctx, int launch, const char *path) {
   const launch_ctx *c = ctx;
   cs_bench_req m = c->m;
   char probes[4400];
+  char stage[64];
+  snprintf(stage, sizeof stage, "measured launch %d/%d", launch, c->launches);
+  m.stage = stage;
   m.out = path;
   if (c->probestem) {
     cs_launch_path(probes, sizeof probes, c->probestem, launch, ".csv");
@@ -112,6 +116,7 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   s.smpi = 1;
   s.out = simcsv;
   s.hostfile = NULL;
+  s.stage = "simulation";
   fprintf(stderr, "collsim validate: simulating on %s\n", q.xml);
   if ((rc = cs_bench_run(&s))) {
     free(calib);
@@ -130,7 +135,7 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   double load[2] = {-1, -1};
   if (getloadavg(&load[0], 1) != 1) load[0] = -1;
   m.probes = D.n ? spec : NULL;
-  launch_ctx lc = {m, D.n ? probestem : NULL};
+  launch_ctx lc = {m, D.n ? probestem : NULL, launches};
   if ((rc = cs_launches_run("validate", meastem, ".csv", launches, measure_launch, &lc))) {
     free(calib);
     return rc;
