@@ -185,7 +185,51 @@ void cs_print_tail(const char *path, int lines) {
   for (int i = 0; i < lines; i++) free(buf[i]);
 }
 
+/* A hostfile with 'host:N' lines, unrolled to one host per line in a
+ * temporary directory removed at exit: smpirun would unroll it itself into
+ * smpitmp-hostfXXXXXX in the current directory, and keep that file when the
+ * simulation fails. hosts itself when it has no such line (or on an error). */
+static char unroll_dir[4096];
+static void remove_unroll_dir(void) {
+  if (unroll_dir[0]) cs_rm_tree(unroll_dir);
+}
+static const char *unrolled_hosts(const char *hosts, char *buf, size_t len) {
+  FILE *f = fopen(hosts, "r");
+  if (!f) return hosts;
+  char line[1024];
+  int colon = 0;
+  while (!colon && fgets(line, sizeof line, f)) colon = strchr(line, ':') != NULL;
+  if (!colon || (!unroll_dir[0] && cs_make_tmpdir(unroll_dir, sizeof unroll_dir))) {
+    fclose(f);
+    return hosts;
+  }
+  static int seq;
+  if (!seq++) atexit(remove_unroll_dir);
+  snprintf(buf, len, "%s/hosts%d", unroll_dir, seq);
+  FILE *o = fopen(buf, "w");
+  if (!o) {
+    fclose(f);
+    return hosts;
+  }
+  rewind(f);
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    char *c = strrchr(line, ':');
+    long k = 1;
+    if (c) {
+      k = strtol(c + 1, NULL, 10);
+      *c = '\0';
+    }
+    for (long i = 0; i < k; i++) fprintf(o, "%s\n", line);
+  }
+  fclose(o);
+  fclose(f);
+  return buf;
+}
+
 void cs_argv_smpirun(cs_argv *a, int np, const char *xml, const char *hosts, const char *flags) {
+  char unrolled[4200];
+  if (hosts && *hosts) hosts = unrolled_hosts(hosts, unrolled, sizeof unrolled);
   cs_argv_add(a, "smpirun");
   cs_argv_add(a, "-np");
   cs_argv_add(a, "%d", np);
