@@ -112,7 +112,7 @@ int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *
 int cs_run_jobs_tick(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx,
                      void (*tick)(void *), void *tctx) {
   int next = 0, running = 0, forwarded = 0;
-  long polls = 0;
+  long slept = 0, pause_ns = 2000000L;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
@@ -143,14 +143,22 @@ int cs_run_jobs_tick(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, v
     }
     int status;
     pid_t pid;
-    if (tick) { /* poll every 50 ms; tick about once a second while the jobs run */
+    if (tick) {
+      /* Poll, 2 ms apart at first, then up to 100 ms (a short job is not kept
+       * waiting), and tick about once a second while the jobs run. */
       pid = waitpid(-1, &status, WNOHANG);
       if (pid == 0) {
-        if (++polls % 20 == 0) tick(tctx);
-        struct timespec pause = {0, 50000000};
+        slept += pause_ns;
+        if (slept >= 1000000000L) {
+          tick(tctx);
+          slept = 0;
+        }
+        struct timespec pause = {0, pause_ns};
         nanosleep(&pause, NULL);
+        if (pause_ns < 100000000L) pause_ns *= 2;
         continue;
       }
+      pause_ns = 2000000L;
     } else
       pid = wait(&status);
     if (pid < 0 && errno == EINTR) continue;
