@@ -263,7 +263,8 @@ set_tests_properties(floor_replay PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 # time left on stderr only (about 2 s).
 add_test(NAME provenance COMMAND bash ${T}/provenance.sh ${CLI})
 # validate twice with two types into one directory: files named by collective,
-# p and type; the CSV and the report record the datatype (about 2-20 s: mpirun).
+# p and type; the CSV and the report record the datatype; after --redo no reuse is
+# claimed (about 4 s, more on a loaded machine: mpirun).
 add_test(NAME validate_types COMMAND bash ${T}/validate_types.sh ${CLI})
 set_tests_properties(validate_types PROPERTIES RUN_SERIAL TRUE TIMEOUT ${COLLSIM_HANG_GUARD})
 # The one size and unit parser and the size lists (issue 28 item 10).
