@@ -32,11 +32,14 @@ static const command commands[] = {
     {"guidelines", cmd_guidelines,
      "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
+    {"app", cmd_app,
+     "an SMPI application's time per collective algorithm, CSV and a picture (app --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
     {"compare", cmd_compare,
      "two results files side by side: ratio per common row, table, CSV, picture (compare "
      "--help)"},
+    {"tune", cmd_tune, "write a map's winners as tuning files for MPI libraries (tune --help)"},
 };
 
 static void usage(FILE *f) {

@@ -316,10 +316,7 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
               "collsim %s: note: %s places more ranks on a host than it has cores; SMPI "
               "shares the host's speed among them (local work gets slower)\n",
               cmd, hosts);
-    if (rc == 0) {
-      snprintf(note, notelen, "hostfile %s", hosts);
-      snprintf(hosts, len, "%s", unrolled);
-    }
+    if (rc == 0) snprintf(hosts, len, "%s", unrolled);
   }
   if (rc == 0) cs_digest_hex(dg, digest, dlen);
   return rc;

@@ -40,13 +40,11 @@ int cs_platform_hosts(cs_platform_file *pf, const cs_host **out);
 /* Places np ranks for smpirun on pf. hosts "" (no hostfile): the default
  * placement, each host's cores in turn, hosts in natural name order, and
  * note says so. Otherwise the hostfile hosts ("host" or "host:N" lines) is
- * checked: every name a host of pf, at least np ranks; note says "hostfile
- * PATH". Either way hosts then names a temporary hostfile of one host per
- * line (removed at exit: smpirun makes no file of its own in the current
- * directory), and digest holds the placement's digest (16 hex digits of the
- * first np ranks' host names, store/provenance.h): the same ranks on the
- * same hosts give the same digest, however the file spells them. 0, or -1
- * with a message. */
+ * checked: every name a host of pf, at least np ranks (note ""). Either way hosts then names a
+ * temporary hostfile of one host per line (removed at exit: smpirun makes no file of its own in the
+ * current directory), and digest holds the placement's digest (16 hex digits of the first np ranks'
+ * host names, store/provenance.h): the same ranks on the same hosts give the same digest, however
+ * the file spells them. 0, or -1 with a message. */
 int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
                    int quiet, char *note, size_t notelen, char *digest, size_t dlen);
 

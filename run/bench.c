@@ -354,11 +354,14 @@ int cs_bench_run(cs_bench_req *q) {
     /* The platform is read once here; everything below takes it from pf.
      * Before anything is written or launched: the hosts exist, enough ranks. */
     if (!q->pf) cs_platform_load(&own, q->xml);
+    char given[4096];
+    snprintf(given, sizeof given, "%s", q->hosts);
     if (cs_place_ranks("bench", pf, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
                        sizeof placement, digest, sizeof digest)) {
       rc = 2;
       goto out;
     }
+    if (given[0]) snprintf(placement, sizeof placement, "hostfile %s", given);
     gamma = cs_platform_gamma("bench", pf, q->quiet);
     cs_timing_flags(pf, q->keep_network, flags, sizeof flags);
   } else if (q->hostfile) {

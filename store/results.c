@@ -59,10 +59,25 @@ static const cs_csv_column calib_cols[CS_CALIB_NCOL] = {
     {"time_s", KEY},
     {"launch", CS_COL_VALUE | CS_COL_INT}}; /* not a key: older files lack it */
 
-static const cs_csv_schema schemas[CS_CSV_NKIND] = {
-    {"bench", bench_cols, CS_BENCH_NCOL},          {"predict", predict_cols, CS_PREDICT_NCOL},
-    {"validate", validate_cols, CS_VALIDATE_NCOL}, {"guidelines", guide_cols, CS_GUIDE_NCOL},
-    {"samples", samples_cols, CS_SAMPLES_NCOL},    {"calibrate", calib_cols, CS_CALIB_NCOL}};
+static const cs_csv_column app_cols[CS_APP_NCOL] = {{"coll", TEXT},
+                                                    {"algo", TEXT},
+                                                    {"p", INT},
+                                                    {"app_s", KEY},
+                                                    {"speedup", 0},
+                                                    {"coll_s", 0},
+                                                    {"calls", CS_COL_VALUE | CS_COL_INT},
+                                                    {"served", CS_COL_VALUE | CS_COL_INT},
+                                                    {"fallback", CS_COL_VALUE | CS_COL_INT},
+                                                    {"collectives_s", 0},
+                                                    {"share", 0}};
+
+static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BENCH_NCOL},
+                                                    {"predict", predict_cols, CS_PREDICT_NCOL},
+                                                    {"validate", validate_cols, CS_VALIDATE_NCOL},
+                                                    {"guidelines", guide_cols, CS_GUIDE_NCOL},
+                                                    {"samples", samples_cols, CS_SAMPLES_NCOL},
+                                                    {"calibrate", calib_cols, CS_CALIB_NCOL},
+                                                    {"app", app_cols, CS_APP_NCOL}};
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind) { return &schemas[kind]; }
 
@@ -263,6 +278,13 @@ void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long
   fprintf(f, "%s,%s,%d,%ld,%s,%s,%s,%s\n", coll, algo, p, bytes,
           opt_g(a, sizeof a, "%.10g", table1), opt_g(b, sizeof b, "%.10g", model),
           opt_g(c, sizeof c, "%.10g", sim), opt_g(d, sizeof d, "%.3g", rel_err));
+}
+
+void cs_csv_app_row(FILE *f, const char *coll, const char *algo, int p, double app_s,
+                    double speedup, double coll_s, long calls, long served, long fallback,
+                    double all_s, double share) {
+  fprintf(f, "%s,%s,%d,%.17g,%.6g,%.17g,%ld,%ld,%ld,%.17g,%.6g\n", coll, algo, p, app_s, speedup,
+          coll_s, calls, served, fallback, all_s, share);
 }
 
 void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, long bytes,

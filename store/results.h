@@ -24,6 +24,7 @@ typedef enum {
   CS_CSV_GUIDELINES, /* both sides of each guideline: guidelines */
   CS_CSV_SAMPLES,    /* every repetition of a bench: the driver's --samples */
   CS_CSV_CALIB,      /* raw calibration samples: the driver's calibrate mode */
+  CS_CSV_APP,        /* an application's time per algorithm: collsim app */
   CS_CSV_NKIND
 } cs_csv_kind;
 
@@ -115,6 +116,20 @@ enum {
   CS_SAMPLES_REP,
   CS_SAMPLES_TIME,
   CS_SAMPLES_NCOL
+};
+enum {
+  CS_APP_COLL,
+  CS_APP_ALGO,
+  CS_APP_P,
+  CS_APP_TIME,     /* app_s: the application's simulated time */
+  CS_APP_SPEEDUP,  /* speedup: app_s of the library's selector / app_s */
+  CS_APP_COLL_S,   /* coll_s: time inside this collective */
+  CS_APP_CALLS,    /* calls: calls of this collective */
+  CS_APP_SERVED,   /* served: calls the algorithm computed */
+  CS_APP_FALLBACK, /* fallback: calls the library served for a reason */
+  CS_APP_ALL_S,    /* collectives_s: time inside every collective */
+  CS_APP_SHARE,    /* share: collectives_s / app_s */
+  CS_APP_NCOL
 };
 enum {
   CS_CALIB_KIND,
@@ -261,6 +276,9 @@ void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, lon
 void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char *rhs, int p,
                            long bytes, double lhs_s, double rhs_s, double ratio, double tol,
                            int violated, const char *side);
+void cs_csv_app_row(FILE *f, const char *coll, const char *algo, int p, double app_s,
+                    double speedup, double coll_s, long calls, long served, long fallback,
+                    double all_s, double share);
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
                       double t, int launch);
 
