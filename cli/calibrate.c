@@ -8,6 +8,7 @@
 
 #include "calibrate_run.h"
 #include "cli.h"
+#include "units.h"
 #include "launches.h"
 
 static void cal_usage(FILE *f) {
@@ -31,7 +32,8 @@ static void cal_usage(FILE *f) {
       "  --quick          fewer sizes (up to 1 MiB) and repetitions, for tests\n"
       "  --reps N         repetitions per size (default: ping-pong 100/40/20 by size, flows 20,\n"
       "                   local work 20; --quick 10/5/5), after 5 (--quick 2) warm-ups\n"
-      "  --max-bytes B    largest message and local-work size (default 16 MiB, --quick 1 MiB)\n"
+      "  --max-bytes B    largest message and local-work size, e.g. 4M (default 16 MiB,\n"
+      "                   --quick 1 MiB)\n"
       "  --net W          the measurement an abg platform's network is fitted to: exchange\n"
       "                   (MPI_Sendrecv both ways at once, as the kernels do; default) or\n"
       "                   pingpong (one direction at a time)\n"
@@ -73,13 +75,18 @@ int cmd_calibrate(int argc, char **argv) {
       if ((launches = cs_launches_parse("calibrate", val)) < 0) return 2;
       i++;
     } else if (!strcmp(a, "--reps") || !strcmp(a, "--max-bytes")) {
-      char *end;
-      long v = val ? strtol(val, &end, 10) : 0;
+      char *end = NULL;
       int is_reps = a[2] == 'r';
-      if (!val || *end || end == val ||
-          (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
+      double x = -1;
+      /* --max-bytes takes a size (1M, 64K: the one size parser) */
+      if (val && (is_reps ? (x = (double)strtol(val, &end, 10), end == val || *end)
+                          : cs_parse_unit(val, CS_UNIT_BYTES, &x) != 0))
+        x = -1;
+      long v = (long)x;
+      if (!val || (is_reps ? v < 1 || v > 100000 : v < 16 || v > (1L << 30))) {
         fprintf(stderr, "collsim calibrate: %s needs %s\n", a,
-                is_reps ? "a number of repetitions 1..100000" : "a byte count 16..1073741824");
+                is_reps ? "a number of repetitions 1..100000"
+                        : "a byte count 16..1073741824 (suffixes K, M, G: 1M)");
         return 2;
       }
       if (is_reps)

@@ -41,6 +41,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_guidelines(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_app(int argc, char **argv);
 

@@ -6,6 +6,7 @@
 #include <simgrid/version.h>
 
 #include "cli.h"
+#include "files.h"
 #include "findings.h"
 #include "platgen.h"
 #include "registry.h"
@@ -35,6 +36,9 @@ static const command commands[] = {
      "an SMPI application's time per collective algorithm, CSV and a picture (app --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
+    {"compare", cmd_compare,
+     "two results files side by side: ratio per common row, table, CSV, picture (compare "
+     "--help)"},
     {"tune", cmd_tune, "write a map's winners as tuning files for MPI libraries (tune --help)"},
 };
 
@@ -104,6 +108,7 @@ int main(int argc, char **argv) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  cs_set_command(argc, argv);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
   fprintf(stderr, "collsim: unknown command '%s'. Valid commands:", argv[1]);

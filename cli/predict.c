@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "lists.h"
 #include "predict_run.h"
+#include "units.h"
 
 typedef struct {
   const char *model; /* NULL or "abg" */
@@ -41,10 +42,9 @@ static int pred_extra(int argc, char **argv, int i, void *ctx) {
       o->model = v;
       return 2;
     }
-    char *e;
-    *dst = strtod(v, &e);
-    if (*e || *dst < 0) {
-      fprintf(stderr, "collsim: %s %s: expected a number >= 0 (SI units)\n", a, v);
+    char dim = dst == &o->alpha ? CS_UNIT_TIME : CS_UNIT_INVRATE;
+    if (cs_parse_unit(v, dim, dst)) {
+      fprintf(stderr, "collsim: %s %s: expected %s\n", a, v, cs_unit_help(dim));
       return -1;
     }
     return 2;
@@ -54,9 +54,10 @@ static int pred_extra(int argc, char **argv, int i, void *ctx) {
 
 static void predict_usage(FILE *f) {
   fprintf(f,
-          "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST\n"
+          "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST   (or --algos)\n"
           "                       [--platform F] [--model abg --alpha S --beta S/B --gamma S/B]\n"
           "                       [--no-sim] [--out FILE] [--root R] [--in-place]\n"
+          "                       [--hostfile H] [--type T] [--block-bytes LIST]\n"
           "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n"
           "  table1_s  the paper's formula (Table I; empty if it has none)\n"
           "  model_s   collsim's exact round-by-round model of the implementation; on a\n"
@@ -69,7 +70,15 @@ static void predict_usage(FILE *f) {
           "--model alone an abg platform with those parameters is generated for SMPI; with\n"
           "--platform too (any SimGrid file, docs/byo-platform.md) the simulation runs on\n"
           "that platform and a first line '# model: ...' says so. Every message carries\n"
-          "SMPI's 16-byte envelope in the model and in Table I.\n");
+          "SMPI's 16-byte envelope in the model and in Table I.\n"
+          "  --alpha S        seconds, or with a SimGrid unit: 4us, 0.5ms, 200ns\n"
+          "  --beta S/B, --gamma S/B  seconds per byte, or a rate whose inverse they are:\n"
+          "                   10GBps (= 1e-10 s/byte), 100Gbps\n"
+          "  --hostfile H     places the simulated ranks (as collsim bench)\n"
+          "  --bytes LIST, --block-bytes LIST, --type T, --root R, --in-place, --out FILE,\n"
+          "  --reps, --warmup, --time-limit, --cfg, --layout, --lib-charge, --verify,\n"
+          "  --smpi-network, --samples, --stats, --quiet, --redo, --format, --backend:\n"
+          "                   as in collsim bench (the simulation is a bench run)\n");
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -103,7 +112,10 @@ static void table1_usage(FILE *f) {
           "and the SMPI simulation on an abg platform, for every algorithm of the registry\n"
           "that names a formula (collsim list). Defaults: --bytes 1K,64K,1M, alpha 1e-6 s,\n"
           "beta 1e-10 s/B (10 GB/s),\n"
-          "gamma 2.5e-10 s/B. Every message carries SMPI's 16-byte envelope.\n");
+          "gamma 2.5e-10 s/B. Every message carries SMPI's 16-byte envelope.\n"
+          "  --alpha 4us, --beta 10GBps, --gamma 4GBps: SimGrid's units, as predict\n"
+          "  --no-sim         formula and model only\n"
+          "  --csv FILE       also write the table as CSV\n");
 }
 
 int cmd_table1(int argc, char **argv) {
@@ -129,9 +141,11 @@ int cmd_table1(int argc, char **argv) {
       return 2;
     }
     i++;
-    if (!strcmp(a, "--np"))
-      np = atoi(v);
-    else if (!strcmp(a, "--bytes"))
+    if (!strcmp(a, "--np")) {
+      char *e;
+      np = (int)strtol(v, &e, 10);
+      if (*e || e == v) np = 0;
+    } else if (!strcmp(a, "--bytes"))
       bytes = v;
     else
       csv = v;

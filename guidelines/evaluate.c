@@ -107,8 +107,13 @@ int cs_gl_evaluate(const cs_gl_plan *P, const cs_gl_eval *o, const long *sizes, 
                    FILE *csv, char *mdbuf, size_t mdlen) {
   int ng;
   const cs_guideline *gl = cs_guidelines(&ng);
+  /* The placement the bench files were timed with (their first lines). */
+  cs_prov bp;
+  const char *placement =
+      P->nf > 0 && cs_prov_read(P->files[0].csv, &bp) == 0 ? cs_prov_get(&bp, "placement") : NULL;
   cs_csv_guidelines_comment(csv, o->backend, o->platform, o->np, P->libalgo, P->side_name[1],
-                            o->tol, !o->smpi);
+                            o->tol, !o->smpi, placement, o->smpi ? o->gamma : -1);
+  cs_csv_command(csv, o->command);
   cs_csv_write_header(csv, CS_CSV_GUIDELINES);
   size_t ml = 0;
   ml += (size_t)snprintf(mdbuf + ml, mdlen - ml,

@@ -97,6 +97,7 @@ typedef struct {
   const char *backend, *platform; /* for the report: the platform file or "localhost" */
   int np, smpi;                   /* smpi: medians; else rep-level samples, rank-sum test */
   double tol, alpha, gamma;       /* gamma: the platform's, for the local reduce of Scan */
+  const char *command;            /* the command line, for guidelines.csv (NULL: none) */
 } cs_gl_eval;
 
 /* Decides every guideline at every size from the plan's bench files: writes

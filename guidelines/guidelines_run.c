@@ -123,7 +123,8 @@ static int gl_time_evaluate(const cs_gl_opts *o, const cs_bench_req *req, const 
                    smpi,
                    o->tol,
                    o->alpha,
-                   gamma};
+                   gamma,
+                   cs_command()};
   static char mdbuf[1 << 16];
   int nmiss = cs_gl_evaluate(&plan, &ev, sizes, nsizes, csv, mdbuf, sizeof mdbuf);
   fclose(csv);

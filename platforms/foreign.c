@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "files.h"
 #include "foreign.h"
+#include "provenance.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -74,7 +76,9 @@ static int generated_hosts(const cs_platform_file *pf, cs_host **out) {
   return n;
 }
 
-/* The hosts as SimGrid reads them (collsim-hosts); the count, or -1. */
+/* The hosts as SimGrid reads them (collsim-hosts); the count, or -1 after
+ * a message that holds what SimGrid said, verbatim (its parse and platform
+ * errors name the file, the line and what was expected). */
 static int simgrid_hosts(const char *xml, cs_host **out) {
   char cmd[8400];
   snprintf(cmd, sizeof cmd, "'%s/collsim-hosts' '%s' 2>&1", cs_self_dir(), xml);
@@ -85,11 +89,12 @@ static int simgrid_hosts(const char *xml, cs_host **out) {
   }
   int n = 0, cap = 0;
   cs_host *h = NULL;
-  char line[1024], first_bad[1024] = "";
+  char line[1024], said[4096] = "";
+  size_t sl = 0;
   while (fgets(line, sizeof line, p)) {
     cs_host x;
     if (sscanf(line, "%255s %d %lf", x.name, &x.cores, &x.speed) != 3) {
-      if (!first_bad[0]) snprintf(first_bad, sizeof first_bad, "%s", line);
+      if (sl < sizeof said) sl += (size_t)snprintf(said + sl, sizeof said - sl, "  %s", line);
       continue;
     }
     if (n == cap) {
@@ -102,8 +107,13 @@ static int simgrid_hosts(const char *xml, cs_host **out) {
   }
   int st = pclose(p);
   if (st != 0 || n == 0) {
-    fprintf(stderr, "collsim: SimGrid cannot read the platform %s%s%s", xml,
-            first_bad[0] ? ": " : "\n", first_bad);
+    const char *how = WIFSIGNALED(st)                  ? strsignal(WTERMSIG(st))
+                      : st == -1                       ? "cannot be waited for"
+                      : n == 0 && WEXITSTATUS(st) == 0 ? "no hosts"
+                                                       : "failed";
+    fprintf(stderr, "collsim: SimGrid cannot read the platform %s (%s)%s\n%s", xml, how,
+            said[0] ? "; SimGrid says:" : "", said);
+    if (said[0] && said[strlen(said) - 1] != '\n') fputc('\n', stderr);
     free(h);
     return -1;
   }
@@ -157,21 +167,54 @@ static const cs_host *find_host(const cs_host *const *index, int n, const char *
   return hit ? *hit : NULL;
 }
 
-/* The hostfile of the default placement, written once per process into a
- * temporary directory removed at exit. */
+/* The hostfiles runs give smpirun, one host per line (what smpirun would
+ * unroll 'host:N' lines into itself, in a file smpitmp-hostfXXXXXX of the
+ * current directory that it keeps when the simulation fails): written into
+ * one temporary directory per process, removed at exit. */
 static char place_dir[4096];
 static void remove_place_dir(void) {
   if (place_dir[0]) cs_rm_tree(place_dir);
 }
 
+/* A new file in place_dir for an unrolled hostfile: its path into path. */
+static FILE *unrolled_file(const char *cmd, char *path, size_t len) {
+  if (!place_dir[0]) {
+    if (cs_make_tmpdir(place_dir, sizeof place_dir)) {
+      perror("collsim: temporary directory");
+      place_dir[0] = '\0';
+      return NULL;
+    }
+    atexit(remove_place_dir);
+  }
+  static int seq;
+  snprintf(path, len, "%s/place%d.hostfile", place_dir, seq++);
+  FILE *f = fopen(path, "w");
+  if (!f) fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+  return f;
+}
+
+/* Writes k ranks on host into the unrolled file f and, for the first np
+ * ranks, into the placement digest h. */
+static void place(FILE *f, uint64_t *h, long *ranks, int np, const char *host, long k) {
+  for (long i = 0; i < k; i++, ++*ranks) {
+    fprintf(f, "%s\n", host);
+    if (*ranks < np) {
+      *h = cs_digest_str(*h, host);
+      *h = cs_digest_str(*h, "\n");
+    }
+  }
+}
+
 int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
-                   int quiet, char *note, size_t notelen) {
+                   int quiet, char *note, size_t notelen, char *digest, size_t dlen) {
   const char *xml = pf->xml;
   const cs_host *h;
   int n = cs_platform_hosts(pf, &h);
   if (n < 0) return -1;
   note[0] = '\0';
   int rc = 0;
+  uint64_t dg = CS_DIGEST_INIT;
+  char unrolled[4200];
   if (!hosts[0]) {
     /* Default: each host's cores in turn, hosts in natural name order. */
     long cap = 0;
@@ -184,28 +227,17 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
               cmd, xml, n, cap, np);
       return -1;
     }
-    if (!place_dir[0]) {
-      if (cs_make_tmpdir(place_dir, sizeof place_dir)) {
-        perror("collsim: temporary directory");
-        return -1;
-      }
-      atexit(remove_place_dir);
-    }
-    static int seq;
-    snprintf(hosts, len, "%s/place%d.hostfile", place_dir, seq++);
-    FILE *f = fopen(hosts, "w");
-    if (!f) {
-      fprintf(stderr, "collsim %s: cannot write %s: %s\n", cmd, hosts, strerror(errno));
-      return -1;
-    }
-    int placed = 0, used = 0;
+    FILE *f = unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!f) return -1;
+    long placed = 0;
+    int used = 0;
     for (int i = 0; i < n && placed < np; i++, used++) {
-      int k = h[i].cores > 0 ? h[i].cores : 1;
+      long k = h[i].cores > 0 ? h[i].cores : 1;
       if (k > np - placed) k = np - placed;
-      fprintf(f, "%s:%d\n", h[i].name, k);
-      placed += k;
+      place(f, &dg, &placed, np, h[i].name, k);
     }
     fclose(f);
+    snprintf(hosts, len, "%s", unrolled);
     snprintf(note, notelen,
              "default: %d ranks fill the cores of the first %d of %d hosts in natural name "
              "order (%s first)",
@@ -220,6 +252,12 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
     if (!f) {
       fprintf(stderr, "collsim %s: cannot read the hostfile %s: %s\n", cmd, hosts,
               index ? strerror(errno) : "out of memory");
+      free(index);
+      return -1;
+    }
+    FILE *u = unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!u) {
+      fclose(f);
       free(index);
       return -1;
     }
@@ -259,9 +297,10 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
         break;
       }
       if (k > x->cores) over = 1;
-      ranks += k;
+      place(u, &dg, &ranks, np, s, k);
     }
     fclose(f);
+    fclose(u);
     free(index);
     if (rc == 0 && ranks < np) {
       fprintf(stderr,
@@ -277,7 +316,9 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
               "collsim %s: note: %s places more ranks on a host than it has cores; SMPI "
               "shares the host's speed among them (local work gets slower)\n",
               cmd, hosts);
+    if (rc == 0) snprintf(hosts, len, "%s", unrolled);
   }
+  if (rc == 0) cs_digest_hex(dg, digest, dlen);
   return rc;
 }
 

@@ -38,12 +38,15 @@ void cs_platform_file_free(cs_platform_file *pf);
 int cs_platform_hosts(cs_platform_file *pf, const cs_host **out);
 
 /* Places np ranks for smpirun on pf. hosts "" (no hostfile): the default
- * placement, each host's cores in turn, hosts in natural name order, is
- * written to a temporary hostfile whose path goes into hosts, and note says
- * so. Otherwise the hostfile hosts ("host" or "host:N" lines) is checked:
- * every name a host of pf, at least np ranks. 0, or -1 with a message. */
+ * placement, each host's cores in turn, hosts in natural name order, and
+ * note says so. Otherwise the hostfile hosts ("host" or "host:N" lines) is
+ * checked: every name a host of pf, at least np ranks (note ""). Either way hosts then names a
+ * temporary hostfile of one host per line (removed at exit: smpirun makes no file of its own in the
+ * current directory), and digest holds the placement's digest (16 hex digits of the first np ranks'
+ * host names, store/provenance.h): the same ranks on the same hosts give the same digest, however
+ * the file spells them. 0, or -1 with a message. */
 int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
-                   int quiet, char *note, size_t notelen);
+                   int quiet, char *note, size_t notelen, char *digest, size_t dlen);
 
 /* The gamma (s/byte) of local work on pf: its collsim-model line's, or for
  * any other platform 1 / host speed (the slowest host's), printed unless

@@ -22,6 +22,7 @@
  * minimal routes are unique.
  */
 #include "platgen.h"
+#include "units.h"
 #include "topo.h"
 #include "sizes.h"
 
@@ -1184,58 +1185,6 @@ static const struct {
                     {"Rx", OPT_RX, 0, 'r'},
                     {"gamma-copy", OPT_GAMMA_COPY, 0, 'i'}};
 
-/* SimGrid's units (its platform files use them): times s, ms, us, ns, ps
- * (also m, h); rates Bps and bps with decimal (k, M, G, T) or binary (Ki,
- * Mi, Gi, Ti) prefixes, bits counted as 1/8 byte. A plain number is in SI
- * units (s, bytes/s, s/byte). Returns 0, or -1 if s is neither. */
-static int parse_unit_value(const char *s, char dim, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || errno == ERANGE || !isfinite(v)) return -1;
-  if (!*end) {
-    *out = v;
-    return 0;
-  }
-  static const struct {
-    const char *u;
-    double f;
-  } times[] = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
-               {"ps", 1e-12}, {"m", 60},    {"h", 3600}};
-  if (dim == 't') {
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-      if (!strcmp(end, times[i].u)) {
-        *out = v * times[i].f;
-        return 0;
-      }
-    return -1;
-  }
-  static const struct {
-    const char *p;
-    double f;
-  } prefixes[] = {{"", 1},
-                  {"k", 1e3},
-                  {"K", 1e3},
-                  {"M", 1e6},
-                  {"G", 1e9},
-                  {"T", 1e12},
-                  {"Ki", 1024.0},
-                  {"Mi", 1048576.0},
-                  {"Gi", 1073741824.0},
-                  {"Ti", 1099511627776.0}};
-  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-    size_t n = strlen(prefixes[i].p);
-    if (strncmp(end, prefixes[i].p, n)) continue;
-    double f = !strcmp(end + n, "Bps") ? 1 : !strcmp(end + n, "bps") ? 0.125 : 0;
-    if (f == 0) continue;
-    double rate = v * prefixes[i].f * f;
-    if (dim == 'i' && rate <= 0) return -1;
-    *out = dim == 'i' ? 1.0 / rate : rate;
-    return 0;
-  }
-  return -1;
-}
-
 static int allowed_options(cs_platform_kind kind) {
   switch (kind) {
   case CS_PLAT_ABG: return OPT_NP | OPT_ALPHA | OPT_BETA | OPT_GAMMA | OPT_GAMMA_COPY;
@@ -1380,15 +1329,9 @@ int cs_platform_main(int argc, char **argv) {
     double dv = 0;
     int iv = 0;
     char dim = option_table[k].dim;
-    if (option_table[k].is_int ? parse_int(value, &iv) : parse_unit_value(value, dim, &dv))
+    if (option_table[k].is_int ? parse_int(value, &iv) : cs_parse_unit(value, dim, &dv))
       return bad_usage("option --%s needs %s, got '%s'", name,
-                       option_table[k].is_int ? "an integer"
-                       : dim == 't' ? "a time: seconds, or with a SimGrid unit (1us, 0.5ms, 200ns)"
-                       : dim == 'r' ? "a rate: bytes/s, or with a SimGrid unit (10GBps, 100Gbps, "
-                                      "1GiBps)"
-                                    : "seconds per byte, or a rate with a SimGrid unit whose "
-                                      "inverse it is (10GBps = 1e-10 s/byte)",
-                       value);
+                       option_table[k].is_int ? "an integer" : cs_unit_help(dim), value);
     apply_option(&pl, option_table[k].bit, dv, iv);
   }
   if (cs_platform_check(&pl, err, sizeof err) != 0) return bad_usage("%s", err);

@@ -145,9 +145,10 @@ int cs_app_run(cs_app_req *q) {
   }
 
   cs_platform_file pf = {0};
-  char note[512] = "", flags[2048];
+  char note[512] = "", flags[2048], digest[32];
   cs_platform_load(&pf, q->xml);
-  if (cs_place_ranks("app", &pf, q->hosts, sizeof q->hosts, q->np, 0, note, sizeof note)) {
+  if (cs_place_ranks("app", &pf, q->hosts, sizeof q->hosts, q->np, 0, note, sizeof note, digest,
+                     sizeof digest)) {
     cs_platform_file_free(&pf);
     free(runs);
     return 2;

@@ -2,6 +2,7 @@
  * library: one launch per algorithm for the sizes its CSV still lacks
  * (run/bench.h). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "files.h"
 #include "foreign.h"
 #include "launch.h"
+#include "progress.h"
 #include "registry.h"
 #include "results.h"
 #include "sizes.h"
@@ -131,8 +133,19 @@ static void argv_add_words(cs_argv *a, const char *prefix, const char *words) {
     cs_argv_add(a, "%s%s", prefix, t);
 }
 
-/* The first line of a bench CSV (what the run depends on). */
-static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
+const char *const cs_bench_op_name[CS_BENCH_NTYPES] = {"bor", "sum", "max"};
+
+/* The first line of a bench CSV (what the run depends on): placement is the
+ * placement's digest (smpi: cs_place_ranks; mpi: the hostfile's bytes, or
+ * "localhost"), gamma the platform's (< 0: none). */
+static void bench_header(const cs_bench_req *q, const char *placement, double gamma, char *buf,
+                         size_t len) {
+  char pd[32] = "";
+  if (q->smpi) {
+    int ok;
+    uint64_t h = cs_digest_file(q->xml, &ok);
+    if (ok) cs_digest_hex(h, pd, sizeof pd);
+  }
   cs_bench_meta m = {q->smpi ? "smpi" : "mpi",
                      q->smpi ? q->xml : (q->hostfile ? q->hostfile : "localhost"),
                      cs_colls[q->coll].name,
@@ -145,7 +158,11 @@ static void bench_header(const cs_bench_req *q, char *buf, size_t len) {
                      q->reps,
                      q->warmup,
                      q->keep_network ? "smpi" : NULL,
-                     q->smpi && !q->lib_free};
+                     q->smpi && !q->lib_free,
+                     cs_bench_op_name[q->type],
+                     pd[0] ? pd : NULL,
+                     placement,
+                     gamma};
   cs_csv_bench_comment(buf, len, &m);
 }
 
@@ -205,6 +222,7 @@ static void bench_settings(FILE *f, const cs_bench_req *q, const cs_platform_fil
   }
   cs_csv_smpi_cfg(f, flags);
   if (placement[0]) cs_csv_note(f, "placement", placement);
+  cs_csv_command(f, cs_command());
   if (gamma >= 0) {
     char g[64];
     snprintf(g, sizeof g, "%.6g s/byte", gamma);
@@ -276,6 +294,48 @@ static int library_sees_flat_nodes(const char *hostfile, int np) {
   return flat;
 }
 
+/* Every size of q within what one call can take: the driver gives the
+ * whole collective's elements as one MPI int count (sim/bench.c), so a size
+ * whose elements exceed INT_MAX is refused here, before anything is written
+ * or launched. 0, or -1 with a message naming the limit. */
+static int check_counts(const cs_bench_req *q) {
+  int size = type_size(q->type);
+  for (int i = 0; i < q->nbytes; i++) {
+    long elems = cs_size_elems(q->coll, q->np, q->bytes[i], size);
+    if (elems > INT_MAX) {
+      char b[64];
+      fprintf(stderr,
+              "collsim bench: --bytes %s (%ld bytes) is %ld elements of %s, above MPI's int "
+              "count limit of %d elements per call; %s sizes up to %ld bytes are within it\n",
+              cs_size_str((double)q->bytes[i], b, sizeof b), q->bytes[i], elems,
+              cs_bench_type_name[q->type], INT_MAX, cs_colls[q->coll].name, (long)INT_MAX * size);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The progress of a run (run/progress.h): a case's work is its bytes plus
+ * 64 KiB (a small case still costs a launch's share and a latency). */
+#define CASE_FLOOR 65536.0
+typedef struct {
+  cs_progress p;
+  const char *path;
+  double done0;
+  int cases;
+  long rows0;
+} bench_progress;
+
+static void bench_tick(void *c) {
+  bench_progress *b = c;
+  double work;
+  long rows = cs_bench_count_done(b->path, CASE_FLOOR, &work);
+  if (rows < 0) return;
+  char detail[96];
+  snprintf(detail, sizeof detail, "%ld of %d cases", rows - b->rows0, b->cases);
+  cs_progress_update(&b->p, work - b->done0, detail);
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int rc = 0, lockfd = -1, nj = 0;
   char tmpdir[4096] = "", tmp2[4096] = "", outpath[4200], header[8192], flags[2048] = "";
@@ -284,20 +344,38 @@ int cs_bench_run(cs_bench_req *q) {
   if (q->reps < 0) q->reps = q->smpi ? 1 : 30;
   if (q->warmup < 0) q->warmup = q->smpi ? 0 : 3;
   if (q->time_limit < 0) q->time_limit = q->smpi ? 0 : 10;
-  char placement[512] = "";
+  char placement[4400] = "", digest[64] = "localhost";
   double gamma = -1;
+  if (check_counts(q)) {
+    rc = 2;
+    goto out;
+  }
   if (q->smpi) {
     /* The platform is read once here; everything below takes it from pf.
      * Before anything is written or launched: the hosts exist, enough ranks. */
     if (!q->pf) cs_platform_load(&own, q->xml);
+    char given[4096];
+    snprintf(given, sizeof given, "%s", q->hosts);
     if (cs_place_ranks("bench", pf, q->hosts, sizeof q->hosts, q->np, q->quiet, placement,
-                       sizeof placement)) {
+                       sizeof placement, digest, sizeof digest)) {
       rc = 2;
       goto out;
     }
+    if (given[0]) snprintf(placement, sizeof placement, "hostfile %s", given);
     gamma = cs_platform_gamma("bench", pf, q->quiet);
     cs_timing_flags(pf, q->keep_network, flags, sizeof flags);
+  } else if (q->hostfile) {
+    int ok;
+    uint64_t h = cs_digest_file(q->hostfile, &ok);
+    if (!ok) {
+      fprintf(stderr, "collsim bench: cannot read the hostfile %s: %s\n", q->hostfile,
+              strerror(errno));
+      rc = 2;
+      goto out;
+    }
+    cs_digest_hex(h, digest, sizeof digest);
   }
+
   int lib = 0;
   for (int a = 0; a < q->nalgos; a++)
     lib |= !strncmp(q->algos[a], "native", 6) || !strncmp(q->algos[a], "lib:", 4);
@@ -328,7 +406,7 @@ int cs_bench_run(cs_bench_req *q) {
     rc = 2;
     goto out;
   }
-  bench_header(q, header, sizeof header);
+  bench_header(q, digest, gamma, header, sizeof header);
   /* Output: the file, or a temporary one copied to stdout at the end. */
   if (q->out)
     snprintf(outpath, sizeof outpath, "%s", q->out);
@@ -357,14 +435,20 @@ int cs_bench_run(cs_bench_req *q) {
   if (!fresh && !start_over) {
     done_ctx probe = {"", NULL, 0};
     if (cs_bench_scan_rows(outpath, header, collect, &probe) < 0) {
+      cs_prov have, want;
+      char why[4096] = "its first line is not collsim's";
+      int lib_differs = 0;
+      if (cs_prov_read(outpath, &have) == 0 && cs_prov_parse(header, &want) == 0) {
+        cs_prov_diff(&have, &want, cs_prov_bench_option, why, sizeof why);
+        const char *a = cs_prov_get(&have, "lib_charge"), *b = cs_prov_get(&want, "lib_charge");
+        lib_differs = (a == NULL) != (b == NULL) || (a && b && strcmp(a, b));
+      }
       fprintf(
-          stderr,
-          "collsim bench: %s holds results of another configuration (its first line "
-          "differs from:\n  %s); %s\n",
-          outpath, header,
-          q->redo_foreign ? "starting it over" : "use another --out, or --redo to start it over");
+          stderr, "collsim bench: %s holds results of another configuration: %s; %s\n", outpath,
+          why,
+          q->redo_foreign ? "starting it over" : "give another --out, or --redo to start it over");
       if (!q->redo_foreign) {
-        if (q->smpi && !q->lib_free)
+        if (q->smpi && !q->lib_free && lib_differs)
           fprintf(stderr,
                   "collsim bench: (a file made without lib_charge has the library's "
                   "reductions and copies free, as SMPI runs them: resume it with --lib-charge "
@@ -391,7 +475,12 @@ int cs_bench_run(cs_bench_req *q) {
       goto out;
     }
     fputs(header, f);
-    if (q->smpi) bench_settings(f, q, pf, placement, gamma);
+    if (q->smpi)
+      bench_settings(f, q, pf, placement, gamma);
+    else {
+      if (q->hostfile) cs_csv_note(f, "placement", q->hostfile);
+      cs_csv_command(f, cs_command());
+    }
     if (q->smpi) cs_csv_bench_lib_note(f, !q->lib_free);
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
@@ -489,6 +578,28 @@ int cs_bench_run(cs_bench_req *q) {
       cs_argv_add(&j->args, "--launch=%d", q->launch > 0 ? q->launch : 1);
     }
   }
+  /* Progress over the whole run: the cases still lacking, weighted. */
+  static bench_progress bp;
+  {
+    double total = 0;
+    int cases = 0;
+    for (int a = 0; a < q->nalgos; a++) {
+      char sizes[CS_MAX_SIZES * 12];
+      if (!lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL)) continue;
+      for (char *s = NULL, *t = strtok_r(sizes, ",", &s); t; t = strtok_r(NULL, ",", &s)) {
+        total += (double)atol(t) + CASE_FLOOR;
+        cases++;
+      }
+    }
+    char what[256];
+    snprintf(what, sizeof what, "collsim bench: %s%s%s", q->stage ? q->stage : "",
+             q->stage ? ": " : "", cs_colls[q->coll].name);
+    cs_progress_start(&bp.p, what, total > 0 ? total : 1, q->quiet);
+    bp.path = outpath;
+    bp.cases = cases;
+    bp.rows0 = cs_bench_count_done(outpath, CASE_FLOOR, &bp.done0);
+    if (bp.rows0 < 0) bp.rows0 = 0, bp.done0 = 0;
+  }
   cs_catch_interrupts(1);
   for (int i = 0; i < nj && rc == 0 && !cs_interrupted(); i++) {
     if (!q->quiet)
@@ -496,7 +607,8 @@ int cs_bench_run(cs_bench_req *q) {
               jalgos[i], q->np, i + 1, nj);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    cs_run_jobs(&jobs[i], 1, 1, NULL, NULL);
+    cs_run_jobs_tick(&jobs[i], 1, 1, NULL, NULL, bench_tick, &bp);
+    bench_tick(&bp);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (q->stats) {
       /* ru_maxrss of waited-for children: the largest process so far (the
@@ -557,6 +669,7 @@ int cs_bench_run(cs_bench_req *q) {
       }
     }
   }
+  cs_progress_end(&bp.p);
   cs_catch_interrupts(0);
   if (!q->quiet) report_verify(q, outpath);
   if (cs_interrupted()) rc = bench_interrupted(outpath, header, q->out != NULL);

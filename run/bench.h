@@ -19,6 +19,8 @@
 /* The datatype of a run (--type): byte (MPI_BOR), int (MPI_SUM), double (MPI_MAX). */
 typedef enum { CS_BENCH_BYTE, CS_BENCH_INT, CS_BENCH_DOUBLE, CS_BENCH_NTYPES } cs_bench_type;
 extern const char *const cs_bench_type_name[CS_BENCH_NTYPES];
+/* The reduction op of each type, as files record it: bor, sum, max. */
+extern const char *const cs_bench_op_name[CS_BENCH_NTYPES];
 /* --verify's values, indexed by cs_bench_req.verify. */
 extern const char *const cs_bench_verify_name[3];
 
@@ -60,6 +62,9 @@ typedef struct {
    * appended to probes_out with launch in its launch column (validate) */
   const char *probes, *probes_out;
   int launch;
+  /* What the progress line names before the collective (validate: "launch
+   * 2/3", guidelines: "reduce-single.csv"), or NULL. */
+  const char *stage;
   /* smpi: xml as read already by the caller, who runs several benches on it
    * (cs_platform_load); NULL: cs_bench_run reads xml itself. */
   cs_platform_file *pf;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void cs_argv_init(cs_argv *a) {
@@ -105,7 +106,13 @@ static void signal_tree(pid_t pid, int sig) {
 /* Runs jobs[0..n) at most `parallel` at a time; job i writes its stdout to
  * jobs[i].out and stderr to jobs[i].err; done(i) is called as each ends. */
 int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx) {
+  return cs_run_jobs_tick(jobs, n, parallel, done, ctx, NULL, NULL);
+}
+
+int cs_run_jobs_tick(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx,
+                     void (*tick)(void *), void *tctx) {
   int next = 0, running = 0, forwarded = 0;
+  long slept = 0, pause_ns = 2000000L;
   if (parallel < 1) parallel = 1;
   while (next < n || running > 0) {
     while (next < n && running < parallel) {
@@ -135,7 +142,25 @@ int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *
       next = n;
     }
     int status;
-    pid_t pid = wait(&status);
+    pid_t pid;
+    if (tick) {
+      /* Poll, 2 ms apart at first, then up to 100 ms (a short job is not kept
+       * waiting), and tick about once a second while the jobs run. */
+      pid = waitpid(-1, &status, WNOHANG);
+      if (pid == 0) {
+        slept += pause_ns;
+        if (slept >= 1000000000L) {
+          tick(tctx);
+          slept = 0;
+        }
+        struct timespec pause = {0, pause_ns};
+        nanosleep(&pause, NULL);
+        if (pause_ns < 100000000L) pause_ns *= 2;
+        continue;
+      }
+      pause_ns = 2000000L;
+    } else
+      pid = wait(&status);
     if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
     for (int i = 0; i < n; i++)
@@ -168,7 +193,51 @@ void cs_print_tail(const char *path, int lines) {
   for (int i = 0; i < lines; i++) free(buf[i]);
 }
 
+/* A hostfile with 'host:N' lines, unrolled to one host per line in a
+ * temporary directory removed at exit: smpirun would unroll it itself into
+ * smpitmp-hostfXXXXXX in the current directory, and keep that file when the
+ * simulation fails. hosts itself when it has no such line (or on an error). */
+static char unroll_dir[4096];
+static void remove_unroll_dir(void) {
+  if (unroll_dir[0]) cs_rm_tree(unroll_dir);
+}
+static const char *unrolled_hosts(const char *hosts, char *buf, size_t len) {
+  FILE *f = fopen(hosts, "r");
+  if (!f) return hosts;
+  char line[1024];
+  int colon = 0;
+  while (!colon && fgets(line, sizeof line, f)) colon = strchr(line, ':') != NULL;
+  if (!colon || (!unroll_dir[0] && cs_make_tmpdir(unroll_dir, sizeof unroll_dir))) {
+    fclose(f);
+    return hosts;
+  }
+  static int seq;
+  if (!seq++) atexit(remove_unroll_dir);
+  snprintf(buf, len, "%s/hosts%d", unroll_dir, seq);
+  FILE *o = fopen(buf, "w");
+  if (!o) {
+    fclose(f);
+    return hosts;
+  }
+  rewind(f);
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = '\0';
+    char *c = strrchr(line, ':');
+    long k = 1;
+    if (c) {
+      k = strtol(c + 1, NULL, 10);
+      *c = '\0';
+    }
+    for (long i = 0; i < k; i++) fprintf(o, "%s\n", line);
+  }
+  fclose(o);
+  fclose(f);
+  return buf;
+}
+
 void cs_argv_smpirun(cs_argv *a, int np, const char *xml, const char *hosts, const char *flags) {
+  char unrolled[4200];
+  if (hosts && *hosts) hosts = unrolled_hosts(hosts, unrolled, sizeof unrolled);
   cs_argv_add(a, "smpirun");
   cs_argv_add(a, "-np");
   cs_argv_add(a, "%d", np);

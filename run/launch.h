@@ -29,6 +29,9 @@ typedef struct {
   int np; /* the job's number of ranks */
 } cs_job;
 int cs_run_jobs(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx);
+/* The same, calling tick(tctx) about once a second while jobs run (progress). */
+int cs_run_jobs_tick(cs_job *jobs, int n, int parallel, void (*done)(cs_job *, void *), void *ctx,
+                     void (*tick)(void *), void *tctx);
 /* With on = 1, SIGINT and SIGTERM no longer end collsim: cs_run_jobs passes
  * SIGINT on to its running jobs and their descendants, starts no more, and cs_interrupted() returns
  * the signal; on = 0 restores. The caller keeps what finished and exits CS_EXIT_INTERRUPTED. */

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "lists.h"
+#include "sizes.h"
+#include "units.h"
 
 int cs_parse_np_list(const char *s, int *out, int max) {
   int n = 0;
@@ -44,34 +46,24 @@ bad:
   return -1;
 }
 
-/* The largest size --bytes takes (sizes are counted in longs, but a call's
- * count is a C int and the driver's buffers are allocated whole). */
+/* The largest size --bytes takes (sizes are counted in longs; the limit of
+ * one call, MPI's int count, is checked by the run against the datatype:
+ * run/bench.c). */
 #define CS_MAX_BYTES 4000000000.0
 
-/* One size: digits with an optional binary suffix K, M, G (KiB, MiB, GiB)
- * and an optional trailing B. Returns 0, -1 (not a size) or -2 (above
- * CS_MAX_BYTES). */
+/* One size (platforms/units.h, the one size parser): 0, -1 (not a size) or
+ * -2 (above CS_MAX_BYTES). */
 static int parse_size(const char *s, const char **end, long *v) {
-  char *e;
-  double x = strtod(s, &e);
-  if (e == s || x < 0) return -1;
-  double mul = 1;
-  if (*e == 'K' || *e == 'k')
-    mul = 1024, e++;
-  else if (*e == 'M' || *e == 'm')
-    mul = 1048576, e++;
-  else if (*e == 'G' || *e == 'g')
-    mul = 1073741824.0, e++;
-  if (*e == 'i' && e[1] == 'B')
-    e += 2;
-  else if (*e == 'B')
-    e++;
-  x *= mul;
+  double x;
+  if (cs_parse_bytes(s, end, &x)) return -1;
   if (x > CS_MAX_BYTES) return -2;
-  if (x != (double)(long)x) return -1;
   *v = (long)x;
-  *end = e;
   return 0;
+}
+
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return x < y ? -1 : x > y;
 }
 
 int cs_parse_sizes(const char *s, long *out, int max) {
@@ -83,29 +75,44 @@ int cs_parse_sizes(const char *s, long *out, int max) {
     if ((r = parse_size(p, &e, &a)) != 0) goto bad;
     b = a;
     double factor = 2, step = 0;
+    const char *range = p;
     if (*e == '-') {
       if ((r = parse_size(e + 1, &e, &b)) != 0 || b < a) goto bad;
       if (*e == ':') {
-        char *q;
         if (e[1] == 'x' || e[1] == '*') {
+          char *q;
           factor = strtod(e + 2, &q);
           if (q == e + 2 || factor <= 1) goto bad;
-        } else if (e[1] == '+') {
-          step = strtod(e + 2, &q);
-          if (q == e + 2 || step < 1) goto bad;
+          e = q;
+        } else if (e[1] == '+') { /* a step is a size too: 0-4K:+1K */
+          const char *q;
+          if (cs_parse_bytes(e + 2, &q, &step) || step < 1) goto bad;
+          e = q;
         } else
           goto bad;
-        e = q;
       }
       if (a == 0 && step == 0) goto bad; /* 0 x f never grows */
     }
+    /* A, A F, A F^2, ... (or A, A + S, ...) up to B: B is the last size when
+     * it lies on the step, and is left out otherwise (said below). */
+    long last = a;
     for (double v = (double)a; v <= (double)b + 0.5; v = step > 0 ? v + step : v * factor) {
       if (n == max) {
         fprintf(stderr, "collsim: --bytes %s: too many sizes (at most %d)\n", s, max);
         return -1;
       }
-      out[n++] = (long)(v + 0.5);
+      out[n++] = last = (long)(v + 0.5);
       if (a == b) break;
+    }
+    if (last != b) {
+      const char *to = strchr(range, '-') + 1;
+      size_t tl = strcspn(to, ":,");
+      char l[32];
+      fprintf(stderr,
+              "collsim: note: --bytes %.*s ends at %s: %.*s is not on the range's step; add "
+              ",%.*s to include it\n",
+              (int)(e - range), range, cs_size_str((double)last, l, sizeof l), (int)tl, to, (int)tl,
+              to);
     }
     if (*e == ',')
       e++;
@@ -114,7 +121,12 @@ int cs_parse_sizes(const char *s, long *out, int max) {
     p = e;
   }
   if (n == 0) goto bad;
-  return n;
+  /* Sizes run in ascending order, each once. */
+  qsort(out, (size_t)n, sizeof *out, cmp_long);
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (k == 0 || out[i] != out[k - 1]) out[k++] = out[i];
+  return k;
 bad:
   if (r == -2) {
     fprintf(stderr,

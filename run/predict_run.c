@@ -143,6 +143,27 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
       fprintf(stderr, "collsim predict: cannot write %s: %s\n", q.out, strerror(errno));
       rc = 1;
     } else {
+      if (out != stdout) {
+        /* How the file was made: the simulation's settings (its bench
+         * file's first line), the model's, the command. */
+        static cs_prov pv;
+        char line[8192];
+        if (!simcsv[0] || cs_prov_read(simcsv, &pv)) {
+          cs_prov_init(&pv, "");
+          cs_prov_set(&pv, "platform", "%s", q.xml[0] ? q.xml : "none");
+          cs_prov_set(&pv, "np", "%d", q.np);
+          cs_prov_set(&pv, "coll", "%s", cs_colls[q.coll].name);
+        }
+        snprintf(pv.kind, sizeof pv.kind, "predict");
+        if (pm->abg || !platform[0])
+          cs_prov_set(&pv, "model", "abg alpha=%g beta=%g gamma=%g", pm->alpha, pm->beta,
+                      pm->gamma);
+        else
+          cs_prov_set(&pv, "model", "platform");
+        if (pm->nosim) cs_prov_set(&pv, "sim", "none");
+        fputs(cs_prov_line(&pv, line, sizeof line), out);
+        cs_csv_command(out, cs_command());
+      }
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
       cs_csv_write_header(out, CS_CSV_PREDICT);
       predict_rows(out, &q, &mo, pm->nosim ? NULL : simcsv);

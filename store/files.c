@@ -70,3 +70,25 @@ int cs_lock_output(const char *cmd, const char *path) {
   }
   return fd;
 }
+
+static char command[8192];
+
+void cs_set_command(int argc, char **argv) {
+  size_t n = (size_t)snprintf(command, sizeof command, "./collsim");
+  for (int i = 1; i < argc && n < sizeof command; i++) {
+    const char *a = argv[i];
+    int plain = *a && strspn(a,
+                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                             "-_.,:/=+@%") == strlen(a);
+    if (plain) {
+      n += (size_t)snprintf(command + n, sizeof command - n, " %s", a);
+      continue;
+    }
+    n += (size_t)snprintf(command + n, sizeof command - n, " '");
+    for (; *a && n + 5 < sizeof command; a++)
+      n += (size_t)snprintf(command + n, sizeof command - n, *a == '\'' ? "'\\''" : "%c", *a);
+    n += (size_t)snprintf(command + n, n < sizeof command ? sizeof command - n : 0, "'");
+  }
+}
+
+const char *cs_command(void) { return command; }

@@ -23,4 +23,11 @@ int cs_lock_output(const char *cmd, const char *path);
 /* mkdir -p: creates path and its missing parents; 0 if it is a directory. */
 int cs_mkdir_p(const char *path);
 
+/* The command line of this run ("./collsim bench --np 4 ..."), set once by
+ * the front door (cs_set_command), for the "# command:" line of the files
+ * it writes; "" if unset. Arguments with spaces or quotes are quoted as a
+ * shell would need them. */
+void cs_set_command(int argc, char **argv);
+const char *cs_command(void);
+
 #endif

@@ -103,14 +103,35 @@ void cs_csv_write_header(FILE *f, cs_csv_kind kind) {
 
 /* ---- comment lines -------------------------------------------------------------- */
 
+void cs_bench_prov(const cs_bench_meta *m, cs_prov *p) {
+  cs_prov_init(p, "bench");
+  cs_prov_set(p, "backend", "%s", m->backend);
+  cs_prov_set(p, "platform", "%s", m->platform);
+  if (m->platform_digest) cs_prov_set(p, "platform_digest", "%s", m->platform_digest);
+  if (m->placement) cs_prov_set(p, "placement", "%s", m->placement);
+  cs_prov_set(p, "np", "%d", m->np);
+  cs_prov_set(p, "coll", "%s", m->coll);
+  cs_prov_set(p, "type", "%s", m->type);
+  if (m->op) cs_prov_set(p, "op", "%s", m->op);
+  cs_prov_set(p, "root", "%d", m->root);
+  cs_prov_set(p, "in_place", "%d", m->in_place);
+  cs_prov_set(p, "reps", "%d", m->reps);
+  cs_prov_set(p, "warmup", "%d", m->warmup);
+  if (m->cfg) cs_prov_set(p, "cfg", "%s", m->cfg);
+  if (m->layout) cs_prov_set(p, "layout", "%s", m->layout);
+  if (m->network) cs_prov_set(p, "network", "%s", m->network);
+  if (m->gamma >= 0) cs_prov_set(p, "gamma", "%.6g", m->gamma);
+  if (m->lib_charge) cs_prov_set(p, "lib_charge", "reductions,copies");
+}
+
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m) {
-  snprintf(buf, len,
-           "# collsim bench backend=%s platform=%s np=%d coll=%s type=%s root=%d in_place=%d "
-           "reps=%d warmup=%d%s%s%s%s%s%s%s\n",
-           m->backend, m->platform, m->np, m->coll, m->type, m->root, m->in_place, m->reps,
-           m->warmup, m->cfg ? " cfg=" : "", m->cfg ? m->cfg : "", m->layout ? " layout=" : "",
-           m->layout ? m->layout : "", m->network ? " network=" : "", m->network ? m->network : "",
-           m->lib_charge ? " lib_charge=reductions,copies" : "");
+  cs_prov p;
+  cs_bench_prov(m, &p);
+  cs_prov_line(&p, buf, len);
+}
+
+void cs_csv_command(FILE *f, const char *command) {
+  if (command && *command) fprintf(f, "# command: %s\n", command);
 }
 
 void cs_csv_smpi_cfg(FILE *f, const char *flags) { fprintf(f, "# smpi-cfg: %s\n", flags); }
@@ -132,13 +153,42 @@ void cs_csv_bench_sync(FILE *f, int window) {
 }
 
 void cs_csv_guidelines_comment(FILE *f, const char *backend, const char *platform, int np,
-                               const char *lib, const char *ours, double tol, int wilcoxon) {
-  fprintf(f, "# collsim guidelines backend=%s platform=%s np=%d lib=%s ours=%s tolerance=%g%s\n",
-          backend, platform, np, lib, ours, tol, wilcoxon ? " test=wilcoxon-rank-sum" : "");
+                               const char *lib, const char *ours, double tol, int wilcoxon,
+                               const char *placement, double gamma) {
+  cs_prov p;
+  char line[4096];
+  cs_prov_init(&p, "guidelines");
+  cs_prov_set(&p, "backend", "%s", backend);
+  cs_prov_set(&p, "platform", "%s", platform);
+  if (placement) cs_prov_set(&p, "placement", "%s", placement);
+  cs_prov_set(&p, "np", "%d", np);
+  cs_prov_set(&p, "lib", "%s", lib);
+  cs_prov_set(&p, "ours", "%s", ours);
+  cs_prov_set(&p, "tolerance", "%g", tol);
+  if (gamma >= 0) cs_prov_set(&p, "gamma", "%.6g", gamma);
+  if (wilcoxon) cs_prov_set(&p, "test", "wilcoxon-rank-sum");
+  fputs(cs_prov_line(&p, line, sizeof line), f);
 }
 
-void cs_csv_validate_comment(FILE *f, const char *platform, int np) {
-  fprintf(f, "# collsim validate platform=%s np=%d\n", platform, np);
+void cs_csv_validate_comment(FILE *f, const cs_prov *sim, const cs_prov *measured, int launches) {
+  static cs_prov p; /* ~27 KB */
+  char line[16384];
+  if (sim)
+    p = *sim;
+  else
+    cs_prov_init(&p, "");
+  snprintf(p.kind, sizeof p.kind, "validate");
+  for (int i = 0; measured && i < measured->n; i++) {
+    const char *k = measured->it[i].key, *v = measured->it[i].val;
+    const char *s = cs_prov_get(&p, k);
+    if (!s || strcmp(s, v)) {
+      char mk[64];
+      snprintf(mk, sizeof mk, "measured_%s", k);
+      cs_prov_set(&p, mk, "%s", v);
+    }
+  }
+  cs_prov_set(&p, "launches", "%d", launches);
+  fputs(cs_prov_line(&p, line, sizeof line), f);
 }
 
 void cs_csv_calib_comment(FILE *f, const cs_calib_meta *m) {
@@ -465,7 +515,9 @@ int cs_bench_scan_rows(const char *path, const char *first_line,
     if (n == 0 || line[n - 1] != '\n') break; /* incomplete last line */
     if (first) {
       first = 0;
-      if (strcmp(line, first_line) != 0) {
+      cs_prov have, want;
+      if (cs_prov_parse(line, &have) || cs_prov_parse(first_line, &want) ||
+          cs_prov_diff(&have, &want, NULL, NULL, 0) > 0) {
         mismatch = 1;
         break;
       }
@@ -499,6 +551,29 @@ int cs_bench_scan_rows(const char *path, const char *first_line,
   }
   fclose(f);
   return mismatch ? -1 : rows;
+}
+
+long cs_bench_count_done(const char *path, double floor, double *work) {
+  cs_csv_reader r;
+  *work = 0;
+  if (cs_csv_open(&r, path)) return -1;
+  long n = 0;
+  int k, ib = -1;
+  while ((k = cs_csv_next(&r)) != 0) {
+    char a[256], st[32];
+    long b;
+    const char *w;
+    if (k == 2) {
+      if (parse_verify(r.line, a, sizeof a, &b, st, sizeof st, &w) && verify_done(st))
+        n++, *work += (double)b + floor;
+      continue;
+    }
+    if (ib < 0) ib = cs_csv_col(&r, bench_cols[CS_BENCH_BYTES].name);
+    const char *f = cs_csv_get(&r, ib);
+    if (f) n++, *work += atof(f) + floor;
+  }
+  cs_csv_close(&r);
+  return n;
 }
 
 int cs_bench_read_samples(const char *path, const char *coll, const char *algo, long bytes,

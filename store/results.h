@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "provenance.h"
+
 /* The kinds of file. */
 typedef enum {
   CS_CSV_BENCH,      /* timing runs: ./collsim bench and the driver */
@@ -152,8 +154,9 @@ void cs_csv_write_header(FILE *f, cs_csv_kind kind);
 
 /* ---- writing: comment lines ------------------------------------------------ */
 
-/* What a bench file's results depend on; a file is resumed only by a run
- * whose first line is the same. cfg and layout may be NULL. */
+/* What a bench file's results depend on (its first line, compared key by
+ * key with cs_prov_diff when a run resumes the file: store/provenance.h).
+ * cfg, layout, op, platform_digest and placement may be NULL. */
 typedef struct {
   const char *backend, *platform, *coll, *type, *cfg, *layout;
   int np, root, in_place, reps, warmup;
@@ -164,10 +167,20 @@ typedef struct {
    * SMPI's own behaviour, written as nothing, as in files made before
    * charging existed. */
   int lib_charge;
+  const char *op;              /* the reduction op of type (bor, sum, max) */
+  const char *platform_digest; /* the platform file's digest (cs_digest_file) */
+  const char *placement;       /* the digest of the ranks' hosts, one per rank (mpi: of the
+                                  hostfile's bytes; "none" without one) */
+  double gamma;                /* smpi: the gamma of local work, s/byte; < 0: none */
 } cs_bench_meta;
 
-/* The first line of a bench file, "# collsim bench backend=... \n". */
+/* The first line of a bench file, "# collsim bench backend=... \n", and the
+ * same as key=value pairs. */
 void cs_csv_bench_comment(char *buf, size_t len, const cs_bench_meta *m);
+void cs_bench_prov(const cs_bench_meta *m, cs_prov *p);
+/* "# command: ./collsim ARGS": the command that made a file, for people
+ * (not compared on resume); nothing if command is NULL or "". */
+void cs_csv_command(FILE *f, const char *command);
 /* "# smpi-cfg: FLAGS": the smpirun options that timing runs use. */
 void cs_csv_smpi_cfg(FILE *f, const char *flags);
 /* "# KEY: TEXT": a fact about how a file was made (e.g. placement, gamma),
@@ -192,9 +205,16 @@ void cs_csv_bench_verify(FILE *f, const char *algo, long bytes, int p, const cha
 int cs_bench_lookup_verify(const char *path, const char *algo, long bytes, char *status,
                            size_t slen, char *why, size_t wlen);
 
+/* The first line of guidelines.csv: what both sides were timed on
+ * (placement: the digest as in bench files; gamma < 0: none). */
 void cs_csv_guidelines_comment(FILE *f, const char *backend, const char *platform, int np,
-                               const char *lib, const char *ours, double tol, int wilcoxon);
-void cs_csv_validate_comment(FILE *f, const char *platform, int np);
+                               const char *lib, const char *ours, double tol, int wilcoxon,
+                               const char *placement, double gamma);
+/* The first line of a validate CSV: the simulated run's settings (sim: its
+ * bench file's first line: platform and its digest, placement, type, op,
+ * ...), the measured runs' as measured_KEY (placement, reps, ...), and the
+ * launches. Either may be NULL (not run). */
+void cs_csv_validate_comment(FILE *f, const cs_prov *sim, const cs_prov *measured, int launches);
 
 /* The comment lines of a calibration samples file. */
 typedef struct {
@@ -314,10 +334,17 @@ double cs_bench_lookup_col(const char *path, const char *algo, long bytes, const
  * last of them (a row being written when a run was killed is dropped).
  * Calls fn for each row with its algo and bytes, and for each case found
  * wrong (a verify line "wrong" or "known-defect": done, never timed). Returns the number of
- * rows, or -1 if the file's first line differs from first_line (another
- * configuration; the file is left alone). A missing file has 0 rows. */
+ * rows, or -1 if the file's first line records another configuration than
+ * first_line (cs_prov_diff: any key differs; the file is left alone). A
+ * missing file has 0 rows. */
 int cs_bench_scan_rows(const char *path, const char *first_line,
                        void (*fn)(const char *algo, long bytes, void *), void *ctx);
+
+/* Read-only, while a run appends to the file: the number of complete rows
+ * and verify lines that mark a case done, and into *work the sum over them
+ * of bytes + floor (the progress of a run: run/progress.h). -1 if the file
+ * cannot be read. */
+long cs_bench_count_done(const char *path, double floor, double *work);
 
 /* Rep-level times of (coll, algo, bytes) from a samples CSV, up to max; a
  * later run of the same case (rep 0 again) replaces an earlier one. */

@@ -47,12 +47,13 @@ int main(void) {
   int fd = mkstemp(path);
   if (fd < 0) return 1;
   close(fd);
-  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL, NULL, 8, 0, 0, 1, 0, NULL, 0};
+  cs_bench_meta m = {"smpi", "p.xml", "allreduce", "byte", NULL,  NULL,   8,      0, 0,
+                     1,      0,       NULL,        0,      "bor", "00ab", "12cd", -1};
   char first[1024];
   cs_csv_bench_comment(first, sizeof first, &m);
   ASSERT_STR_EQ(first,
-                "# collsim bench backend=smpi platform=p.xml np=8 coll=allreduce type=byte "
-                "root=0 in_place=0 reps=1 warmup=0\n");
+                "# collsim bench backend=smpi platform=p.xml platform_digest=00ab placement=12cd "
+                "np=8 coll=allreduce type=byte op=bor root=0 in_place=0 reps=1 warmup=0\n");
   FILE *f = fopen(path, "w");
   fputs(first, f);
   cs_csv_write_header(f, CS_CSV_BENCH);
@@ -96,6 +97,41 @@ int main(void) {
   ASSERT_DBL_EQ(strstr(first, " lib_charge=reductions,copies\n") != NULL, 1);
   ASSERT_DBL_EQ(cs_bench_scan_rows(path, first, count, &rows), -1); /* charged != uncharged */
   ASSERT_DBL_EQ(cs_bench_file_extra("/nonexistent/x.csv"), -1);
+
+  /* How a file was made, compared key by key (store/provenance.h): a value
+   * with spaces is quoted and reads back whole; an older file's unquoted
+   * cfg=... with spaces reads whole too; a resume with another placement is
+   * refused, naming --hostfile, and with another type naming --type and
+   * nothing about the library's charging. */
+  cs_prov a, b;
+  char pl[2048], why[2048];
+  m.cfg = "--cfg=smpi/allreduce:rab --cfg=x:y";
+  m.gamma = 2.5e-10;
+  cs_csv_bench_comment(pl, sizeof pl, &m);
+  ASSERT_DBL_EQ(strstr(pl, " cfg=\"--cfg=smpi/allreduce:rab --cfg=x:y\" ") != NULL, 1);
+  ASSERT_DBL_EQ(strstr(pl, " gamma=2.5e-10 ") != NULL, 1);
+  ASSERT_DBL_EQ(cs_prov_parse(pl, &a), 0);
+  ASSERT_STR_EQ(a.kind, "bench");
+  ASSERT_STR_EQ(cs_prov_get(&a, "cfg"), "--cfg=smpi/allreduce:rab --cfg=x:y");
+  ASSERT_DBL_EQ(cs_prov_parse("# collsim bench np=8 cfg=--cfg=a:b --cfg=c:d reps=1\n", &b), 0);
+  ASSERT_STR_EQ(cs_prov_get(&b, "cfg"), "--cfg=a:b --cfg=c:d");
+  ASSERT_STR_EQ(cs_prov_get(&b, "reps"), "1");
+  b = a;
+  ASSERT_DBL_EQ(cs_prov_diff(&a, &b, cs_prov_bench_option, why, sizeof why), 0);
+  cs_prov_set(&b, "placement", "99ef");
+  ASSERT_DBL_EQ(cs_prov_diff(&a, &b, cs_prov_bench_option, why, sizeof why), 1);
+  ASSERT_STR_EQ(why, "--hostfile (placement): the file has 12cd, this run 99ef");
+  b = a;
+  cs_prov_set(&b, "type", "int");
+  cs_prov_set(&b, "op", "sum");
+  ASSERT_DBL_EQ(cs_prov_diff(&a, &b, cs_prov_bench_option, why, sizeof why), 2);
+  ASSERT_DBL_EQ(strstr(why, "--type (type): the file has byte, this run int") != NULL, 1);
+  ASSERT_DBL_EQ(strstr(why, "lib_charge") == NULL, 1);
+  cs_prov_set(&b, "op", NULL); /* a key the file has and the run lacks */
+  ASSERT_DBL_EQ(cs_prov_diff(&a, &b, NULL, why, sizeof why), 2);
+  ASSERT_DBL_EQ(strstr(why, "op: the file has bor, this run nothing") != NULL, 1);
+  ASSERT_DBL_EQ(cs_prov_parse("coll,algo\n", &b), -1);
+  ASSERT_DBL_EQ(cs_digest_str(CS_DIGEST_INIT, "a") == 0xaf63dc4c8601ec8cULL, 1); /* FNV-1a */
 
   /* Predict rows: absent values are empty fields, read back as such. */
   f = fopen(path, "w");

@@ -57,6 +57,9 @@ int main(void) {
                       0.15,
                       1,
                       NULL,
+                      NULL,
+                      "int",
+                      "sum",
                       NULL};
   const char *text = report_text(&V, &info);
   if (!text) return 1;

@@ -255,3 +255,24 @@ add_test(NAME lib_copy COMMAND bash ${T}/lib_copy.sh ${CLI})
 add_test(NAME floor_replay COMMAND bash ${T}/floor_replay.sh ${CLI} $<TARGET_FILE:collsim-msgcount>
                                    $<TARGET_FILE:collsim-floor>)
 set_tests_properties(floor_replay PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# Results a user can trust and rerun (issue 28): a bench file records how it
+# was made and a resume with another hostfile or type is refused naming the
+# option; 2G refused before launch with no file left; no smpitmp-* file after a
+# failed smpirun; a malformed platform shows SimGrid's line; progress with the
+# time left on stderr only (about 2 s).
+add_test(NAME provenance COMMAND bash ${T}/provenance.sh ${CLI})
+# validate twice with two types into one directory: files named by collective,
+# p and type; the CSV and the report record the datatype; after --redo no reuse is
+# claimed (about 4 s, more on a loaded machine: mpirun).
+add_test(NAME validate_types COMMAND bash ${T}/validate_types.sh ${CLI})
+set_tests_properties(validate_types PROPERTIES RUN_SERIAL TRUE TIMEOUT ${COLLSIM_HANG_GUARD})
+# The one size and unit parser and the size lists (issue 28 item 10).
+add_executable(test_units ${T}/test_units.c)
+target_link_libraries(test_units collsim_run)
+add_test(NAME units COMMAND test_units)
+# Every option of every command's parser appears in its --help (issue 28 item 10).
+add_test(NAME help_options COMMAND bash ${T}/help_options.sh ${CLI} ${CMAKE_SOURCE_DIR})
+# collsim compare on two hand-written bench CSVs: ratios, table, CSV, picture,
+# the runs' difference named; nothing in common and two kinds refused (issue 28).
+add_test(NAME compare COMMAND bash ${T}/compare.sh ${CLI})

@@ -14,5 +14,5 @@ cat "$tmp/out"
 [ $rc -eq 2 ] || { echo "FAIL: exit $rc, want 2"; exit 1; }
 grep -q "has 2 ranks, --np 4 asks for more; run \`./collsim calibrate --np 4 --out $tmp/p.xml\`" "$tmp/out" ||
   { echo "FAIL: the message does not name the calibrate command"; exit 1; }
-[ ! -e "$tmp/v/sim-allreduce-p4.csv" ] || { echo "FAIL: something ran"; exit 1; }
+[ ! -e "$tmp/v/sim-allreduce-p4-byte.csv" ] || { echo "FAIL: something ran"; exit 1; }
 echo "validate_usage: ok"

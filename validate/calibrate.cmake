@@ -64,7 +64,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
       fail("the report does not judge the machine's state from drift probes")
     endif()
     set(nprobes "${CMAKE_MATCH_1}")
-    file(STRINGS "${DIR}/val/probes-allreduce-p2-L1.csv" rows REGEX "^(xchg_intra|reduce|memcpy),")
+    file(STRINGS "${DIR}/val/probes-allreduce-p2-double-L1.csv" rows REGEX "^(xchg_intra|reduce|memcpy),")
     list(LENGTH rows nrows)
     math(EXPR want "${nprobes} * 12")
     if(NOT nrows EQUAL want)
@@ -140,3 +140,8 @@ add_test(NAME calibrate_smpi
                  -DSMPI_DRIVER=$<TARGET_FILE:collsim-smpi> -DDIR=${CMAKE_BINARY_DIR}/calibrate_smpi
                  -P ${CMAKE_CURRENT_LIST_FILE})
 set_tests_properties(calibrate_smpi PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+# A fit whose launch-to-launch spread exceeds its target: calibrate warns and
+# validate's report flags it, on injected noisy samples (tests/test_calib_spread.c).
+add_executable(test_calib_spread ${CMAKE_SOURCE_DIR}/tests/test_calib_spread.c)
+target_link_libraries(test_calib_spread collsim_analysis m)
+add_test(NAME calib_spread COMMAND test_calib_spread)

@@ -215,6 +215,9 @@ int cs_calibrate_run(const cs_calib_req *r) {
   cs_calib_analysis A;
   cs_calib_analyze(&S, &A);
   cs_calib_print_analysis(stdout, &S, &A);
+  double load = -1;
+  if (getloadavg(&load, 1) != 1) load = -1;
+  cs_calib_spread_warnings(stderr, &A, launches, load, (int)cores);
   cs_calib_platform C;
   if (cs_calib_choose_platform(&S, &A, r->linear, r->pingpong, &C)) goto done;
   if (!smpi && !hostfile && cores > 0 && np > cores) {

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,10 @@
 #include "findings.h"
 #include "launches.h"
 #include "results.h"
+
+/* What the platform's comment appends to a fit beyond the spread target
+ * (read back by cs_calib_unsteady_fits for validate's report). */
+#define SPREAD_MARK "; BEYOND the spread target"
 
 /* ---- raw samples ---------------------------------------------------------- */
 
@@ -594,9 +599,13 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
     if (L[i]->ok) {
       ADD("  %s = %.6g s, %s = %.6g s/byte, res %.2f%%, %d sizes", names[i][0], L[i]->f.a,
           names[i][1], L[i]->f.b, 100 * L[i]->f.rms_rel, L[i]->sizes);
-      if (L[i]->launches > 1)
-        ADD(", %d launches (spread %.1f%% median, %.1f%% largest)", L[i]->launches,
+      if (L[i]->launches > 1) {
+        ADD(", %d launches (spread %.1f%% median, %.1f%% largest", L[i]->launches,
             100 * L[i]->spread_median, 100 * L[i]->spread_max);
+        if (L[i]->spread_median > CS_CALIB_SPREAD_TARGET)
+          ADD("%s of %.0f%%", SPREAD_MARK, 100 * CS_CALIB_SPREAD_TARGET);
+        ADD(")");
+      }
       ADD("\n");
     }
   if (A->flows_ok)
@@ -613,6 +622,71 @@ int cs_calib_write_platform(const char *xml, const char *hostfile, const cs_cali
   if (fclose(h)) rc = -1;
   if (rc) fprintf(stderr, "collsim calibrate: writing %s or %s failed\n", xml, hostfile);
   return rc;
+}
+
+/* ---- launch-to-launch spread beyond the target ------------------------------------ */
+
+/* The fits with a launch spread, their names (as the platform's comment
+ * writes them: the first name of each pair) and what they measure. */
+static const struct {
+  size_t off;
+  const char *name, *what;
+} spread_fits[] = {
+    {offsetof(cs_calib_analysis, inter), "alpha", "ping-pong inter-node"},
+    {offsetof(cs_calib_analysis, intra), "alpha_l", "ping-pong intra-node"},
+    {offsetof(cs_calib_analysis, reduce), "gamma call overhead", "local reduction"},
+    {offsetof(cs_calib_analysis, memcpy), "copy call overhead", "local copy"},
+    {offsetof(cs_calib_analysis, xinter), "exchange alpha_x", "exchange inter-node"},
+    {offsetof(cs_calib_analysis, xintra), "exchange alpha_lx", "exchange intra-node"},
+};
+
+int cs_calib_spread_warnings(FILE *out, const cs_calib_analysis *A, int launches, double load,
+                             int cores) {
+  int n = 0;
+  char b[32];
+  for (size_t i = 0; i < sizeof spread_fits / sizeof spread_fits[0]; i++) {
+    const cs_calib_line *r =
+        (const cs_calib_line *)(const void *)((const char *)A + spread_fits[i].off);
+    if (!r->ok || r->launches < 2 || !(r->spread_median > CS_CALIB_SPREAD_TARGET)) continue;
+    fprintf(out,
+            "WARNING: the %s fit (%s) moved %.1f%% between launches (median over its sizes; "
+            "%.1f%% at %s), beyond the %.0f%% that validation holds predictions to: its figures "
+            "describe this machine's noise as much as its %s.\n",
+            spread_fits[i].what, spread_fits[i].name, 100 * r->spread_median, 100 * r->spread_max,
+            cs_size_str(r->spread_max_x, b, sizeof b), 100 * CS_CALIB_SPREAD_TARGET,
+            strstr(spread_fits[i].what, "local") ? "CPU" : "network");
+    n++;
+  }
+  if (n) {
+    fprintf(out, "  Calibrate again on a quiet machine (nothing else running");
+    if (load >= 0) fprintf(out, "; the load is %.2f on %d cores now", load, cores);
+    fprintf(out,
+            ") and with more launches (--launches %d or more: the median over launches "
+            "settles as they grow); validate's report flags this calibration meanwhile.\n",
+            launches < 5 ? 7 : 2 * launches);
+  }
+  return n;
+}
+
+int cs_calib_unsteady_fits(const char *calibration, char *names, size_t len) {
+  int n = 0;
+  size_t w = 0;
+  if (len) names[0] = '\0';
+  for (const char *l = calibration; l && *l;) {
+    const char *e = strchr(l, '\n');
+    size_t ll = e ? (size_t)(e - l) : strlen(l);
+    const char *mark = strstr(l, SPREAD_MARK);
+    if (mark && mark < l + ll) {
+      const char *s = l;
+      while (*s == ' ') s++;
+      size_t nl = strcspn(s, "=");
+      while (nl && s[nl - 1] == ' ') nl--;
+      if (w < len) w += (size_t)snprintf(names + w, len - w, "%s%.*s", n ? ", " : "", (int)nl, s);
+      n++;
+    }
+    l += ll + (e != NULL);
+  }
+  return n;
 }
 
 /* ---- verification: the written platform, measured under smpirun ------------------ */

@@ -82,6 +82,23 @@ void cs_calib_analyze(const cs_calib_samples *S, cs_calib_analysis *A);
 /* Prints every fitted figure with its residual. */
 void cs_calib_print_analysis(FILE *out, const cs_calib_samples *S, const cs_calib_analysis *A);
 
+/* The launch-to-launch spread a fit may show (the median over its sizes of
+ * (max - min) / median of the launches' medians): validation holds
+ * predictions to a median error of 25% over all sizes (issue 10), so a fit
+ * whose own measurements move more than that between launches cannot be
+ * judged to it. */
+#define CS_CALIB_SPREAD_TARGET 0.25
+/* Prints a warning for every fit of A whose median launch-to-launch spread
+ * exceeds CS_CALIB_SPREAD_TARGET, naming the fit, its spread and the advice
+ * (a quiet machine, more launches); load: the 1-minute load average (< 0:
+ * unknown), cores: this machine's. Returns the number of such fits. */
+int cs_calib_spread_warnings(FILE *out, const cs_calib_analysis *A, int launches, double load,
+                             int cores);
+/* The fits a platform's calibration comment (cs_val_platform_calibration)
+ * marks as beyond the spread target, joined by ", " into names; their
+ * number (0: none, or no such comment). */
+int cs_calib_unsteady_fits(const char *calibration, char *names, size_t len);
+
 /* abg on one node, maxrate on several; 0, or -1 with a message. An abg
  * platform's network is the exchange's fit (unless pingpong, or no exchange
  * was measured: then the ping-pong's). Unless linear, an abg platform carries

@@ -27,7 +27,8 @@
 /* What each launch runs: the bench request, and where its drift probes go. */
 typedef struct {
   cs_bench_req m;
-  const char *probestem; /* DIR/probes-COLL-pP (NULL: no probes) */
+  const char *probestem; /* DIR/probes-COLL-pP-TYPE (NULL: no probes) */
+  int launches;
 } launch_ctx;
 
 /* One launch of the measurement (cs_launches_run): a resumable bench run into
@@ -36,6 +37,9 @@ static int measure_launch(void *ctx, int launch, const char *path) {
   const launch_ctx *c = ctx;
   cs_bench_req m = c->m;
   char probes[4400];
+  char stage[64];
+  snprintf(stage, sizeof stage, "measured launch %d/%d", launch, c->launches);
+  m.stage = stage;
   m.out = path;
   if (c->probestem) {
     cs_launch_path(probes, sizeof probes, c->probestem, launch, ".csv");
@@ -89,11 +93,14 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
     fprintf(stderr, "collsim validate: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
   }
-  /* Simulated and measured runs: resumable bench CSVs in DIR. */
-  char simcsv[4200], meastem[4200], meascsv[CS_MAX_LAUNCHES][4400];
-  snprintf(simcsv, sizeof simcsv, "%s/sim-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
-  /* One resumable bench CSV per launch: measured-COLL-pP-L<k>.csv. */
-  snprintf(meastem, sizeof meastem, "%s/measured-%s-p%d", dir, cs_colls[q.coll].name, q.np);
+  /* Simulated and measured runs: resumable bench CSVs in DIR, every file
+   * named by collective, p and type (COLL-pP-TYPE), so that runs of other
+   * types keep files of their own. */
+  char id[256], simcsv[4200], meastem[4200], meascsv[CS_MAX_LAUNCHES][4400];
+  snprintf(id, sizeof id, "%s-p%d-%s", cs_colls[q.coll].name, q.np, cs_bench_type_name[q.type]);
+  snprintf(simcsv, sizeof simcsv, "%s/sim-%s.csv", dir, id);
+  /* One resumable bench CSV per launch: measured-COLL-pP-TYPE-L<k>.csv. */
+  snprintf(meastem, sizeof meastem, "%s/measured-%s", dir, id);
   for (int l = 0; l < launches; l++)
     cs_launch_path(meascsv[l], sizeof meascsv[l], meastem, l + 1, ".csv");
   /* Drift probes: calibrate's own measurements at a few sizes of each regime,
@@ -103,12 +110,13 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   char spec[2048], probestem[4200];
   cs_drift_plan(&D, &mo, calib, q.xml, launches);
   cs_drift_spec(&D, spec, sizeof spec);
-  snprintf(probestem, sizeof probestem, "%s/probes-%s-p%d", dir, cs_colls[q.coll].name, q.np);
+  snprintf(probestem, sizeof probestem, "%s/probes-%s", dir, id);
   if (D.n == 0) fprintf(stderr, "collsim validate: no drift probes: %s\n", D.why);
   cs_bench_req s = q, m = q;
   s.smpi = 1;
   s.out = simcsv;
   s.hostfile = NULL;
+  s.stage = "simulation";
   fprintf(stderr, "collsim validate: simulating on %s\n", q.xml);
   if ((rc = cs_bench_run(&s))) {
     free(calib);
@@ -121,11 +129,13 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
           launches == 1 ? "" : "es");
   struct stat mst;
   int reused = 0;
-  for (int l = 0; l < launches; l++) reused |= stat(meascsv[l], &mst) == 0;
+  /* --redo starts every file over: nothing is reused then. */
+  for (int l = 0; l < launches && !q.redo; l++)
+    reused |= stat(meascsv[l], &mst) == 0 && mst.st_size > 0;
   double load[2] = {-1, -1};
   if (getloadavg(&load[0], 1) != 1) load[0] = -1;
   m.probes = D.n ? spec : NULL;
-  launch_ctx lc = {m, D.n ? probestem : NULL};
+  launch_ctx lc = {m, D.n ? probestem : NULL, launches};
   if ((rc = cs_launches_run("validate", meastem, ".csv", launches, measure_launch, &lc))) {
     free(calib);
     return rc;
@@ -139,15 +149,20 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   cs_drift_finish(&D);
 
   char csv[4200], md[4200];
-  snprintf(csv, sizeof csv, "%s/validate-%s-p%d.csv", dir, cs_colls[q.coll].name, q.np);
-  snprintf(md, sizeof md, "%s/validate-%s-p%d.md", dir, cs_colls[q.coll].name, q.np);
+  snprintf(csv, sizeof csv, "%s/validate-%s.csv", dir, id);
+  snprintf(md, sizeof md, "%s/validate-%s.md", dir, id);
   FILE *f = fopen(csv, "w");
   if (!f) {
     fprintf(stderr, "collsim validate: cannot write %s: %s\n", csv, strerror(errno));
     free(calib);
     return 1;
   }
-  cs_csv_validate_comment(f, q.xml, q.np);
+  /* How it was made: the simulated run's settings, the measured runs'
+   * placement and repetitions (their bench files' first lines). */
+  static cs_prov sp, mp;
+  int have_s = cs_prov_read(simcsv, &sp) == 0, have_m = cs_prov_read(meascsv[0], &mp) == 0;
+  cs_csv_validate_comment(f, have_s ? &sp : NULL, have_m ? &mp : NULL, launches);
+  cs_csv_command(f, cs_command());
   cs_csv_write_header(f, CS_CSV_VALIDATE);
   cs_val_set V, PL[CS_MAX_LAUNCHES]; /* all launches; each launch alone */
   cs_val_set_init(&V);
@@ -193,19 +208,32 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
                           la.max);
     }
   fclose(f);
+  /* The picture, drawn in a directory of its own and named by collective,
+   * p and type (collsim plot names it by collective and platform only, so
+   * that runs at other p or types would overwrite one another's). */
+  char pic[4400] = "", pdir[4096] = "";
   const char *one[1] = {csv};
   FILE *devnull = fopen("/dev/null", "w");
-  int plotted = devnull && cs_plot_files(one, 1, dir, 1, 1, devnull) == 0;
+  int plotted = devnull && cs_make_tmpdir(pdir, sizeof pdir) == 0 &&
+                cs_plot_files(one, 1, pdir, 1, 1, devnull) == 0;
   if (devnull) fclose(devnull);
-  if (!plotted) fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
-  /* The picture of this collective, named as collsim plot names it. */
-  char pat[4400], pic[4400] = "";
-  snprintf(pat, sizeof pat, "%s/validate-%s*.png", dir, cs_colls[q.coll].name);
-  glob_t g;
-  if (plotted && glob(pat, 0, NULL, &g) == 0) {
-    if (g.gl_pathc > 0) snprintf(pic, sizeof pic, "%s", strrchr(g.gl_pathv[0], '/') + 1);
-    globfree(&g);
+  if (plotted) {
+    static const char *const ext[] = {"png", "svg"};
+    for (int k = 0; k < 2; k++) {
+      char pat[4400], to[8600];
+      glob_t g;
+      snprintf(pat, sizeof pat, "%s/validate-%s*.%s", pdir, cs_colls[q.coll].name, ext[k]);
+      if (glob(pat, 0, NULL, &g) == 0) {
+        snprintf(to, sizeof to, "%s/validate-%s.%s", dir, id, ext[k]);
+        if (g.gl_pathc > 0 && rename(g.gl_pathv[0], to) == 0 && k == 0)
+          snprintf(pic, sizeof pic, "validate-%s.png", id);
+        globfree(&g);
+      }
+    }
+    plotted = pic[0] != '\0';
   }
+  if (pdir[0]) cs_rm_tree(pdir);
+  if (!plotted) fprintf(stderr, "collsim validate: the plot failed (see collsim plot)\n");
   cs_val_info info = {cs_colls[q.coll].mpi_name,
                       q.np,
                       q.xml,
@@ -221,7 +249,10 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
                       0.15,
                       launches,
                       &D,
-                      PL};
+                      PL,
+                      cs_bench_type_name[q.type],
+                      cs_bench_op_name[q.type],
+                      cs_command()};
   FILE *r = fopen(md, "w");
   if (!r) {
     fprintf(stderr, "collsim validate: cannot write %s\n", md);

@@ -1,4 +1,5 @@
 /* The analysis of `collsim validate` (validation.h). */
+#include "calibration.h"
 #include "validation.h"
 
 #include <math.h>
@@ -413,7 +414,14 @@ static void drift_section(FILE *f, const cs_val_info *I) {
 
 void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
   char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-  fprintf(f, "# Predicted against measured: %s, p = %d\n\n", I->coll, I->np);
+  fprintf(f, "# Predicted against measured: %s, p = %d, type %s\n\n", I->coll, I->np,
+          I->type ? I->type : "byte");
+  if (I->command && *I->command)
+    fprintf(f, "Made by `%s`; the settings of every run are the first line of `%s`.\n\n",
+            I->command, I->csv);
+  if (I->type)
+    fprintf(f, "Datatype %s, reduction op %s (`--type`; other types have files of their own).\n\n",
+            I->type, I->op ? I->op : "-");
   fprintf(f,
           "Predictions: collsim's model and SMPI on `%s`; measurements: this MPI library under "
           "mpirun, median of the repetitions with its 95%% confidence interval. Error = "
@@ -440,6 +448,15 @@ void cs_val_report(FILE *f, const cs_val_set *V, const cs_val_info *I) {
             "so the measurements describe time-sharing, not the machine; use --np <= %d (or a "
             "hostfile spreading the ranks over nodes).\n",
             I->np, I->cores, I->cores);
+  char unsteady[1024];
+  int nu = cs_calib_unsteady_fits(I->calibration, unsteady, sizeof unsteady);
+  if (nu)
+    fprintf(f,
+            "- **Calibration unsteady.** %d fit%s of the calibration (%s) moved more between "
+            "calibrate's launches than the %.0f%% spread target (the platform's comment, "
+            "below): the predictions inherit that noise, and errors below it mean little. "
+            "Calibrate again on a quiet machine with more launches (--launches 7).\n",
+            nu, nu == 1 ? "" : "s", unsteady, 100 * CS_CALIB_SPREAD_TARGET);
   if (I->reused)
     fprintf(f,
             "- Measurements already present in the output directory were reused (resumed run): "

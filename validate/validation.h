@@ -81,6 +81,8 @@ typedef struct {
   const cs_drift *drift;           /* the drift probes (drift.h), or NULL: not taken */
   const cs_val_set *per_launch;    /* NULL, or `launches` sets: the same cases measured by
                                       each launch alone (its median and interval) */
+  const char *type, *op;           /* the datatype and op of the cases (byte, bor; ...), or NULL */
+  const char *command;             /* the command that made the report, or NULL */
 } cs_val_info;
 
 /* The median of the signed errors of one prediction over collsim's algorithms
