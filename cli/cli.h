@@ -41,5 +41,6 @@ int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_guidelines(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_map(int argc, char **argv);
 
 #endif

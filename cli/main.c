@@ -31,6 +31,7 @@ static const command commands[] = {
     {"guidelines", cmd_guidelines,
      "time both sides of the MPI performance guidelines, report violations (guidelines --help)"},
     {"demo", cmd_demo, "the default study: table1, bench, guidelines, plots, report (demo --help)"},
+    {"map", cmd_map, "the fastest algorithm per (p, size), from models or simulation (map --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},
 };
