@@ -245,9 +245,9 @@ int cs_map_plot(const cs_map_pics *m) {
         snprintf(titles[b], sizeof titles[b], "%g - %g", cs_map_band_lo[b], cs_map_band_lo[b + 1]);
       tp[b] = titles[b];
     }
-    snprintf(mt, sizeof mt, "%s: time of %s / time of the best of {%.600s}: %s", mpi, m->baseline,
-             m->setname, m->source);
-    rc |= draw(m, box, series, CS_MAP_NBANDS, tp, styles, "ratio", mt, gpdir);
+    snprintf(mt, sizeof mt, "%s: time of %s / time of the best of {%.600s}", mpi, m->baseline,
+             m->setname);
+    rc |= draw(m, box, series, CS_MAP_NBANDS, tp, styles, "ratio", mt, m->source, gpdir);
   }
 out:
   free(box);
