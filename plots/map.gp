@@ -30,7 +30,7 @@ set ytics out nomirror
 set mytics default
 set grid noxtics noytics
 set border 3 front
-set key outside right top vertical Left reverse noenhanced samplen 1.5 spacing 1.2 box
+set key below center horizontal Left reverse noenhanced samplen 1.5 spacing 1.2 width 2 maxrows 4
 set style fill solid 1.0 noborder
 # room for the legend on the right
 if (!exists('fsize')) { fsize = 12 }
