@@ -62,6 +62,15 @@ typedef struct {
 } map;
 
 static double *tcell(map *m, int c, int a) { return &m->t[(size_t)c * m->nc + a]; }
+
+/* A time as the raw file writes it (%.10g) and reads it back: winners are
+ * chosen from exactly what the raw file says, so that a map merged from
+ * shard files equals the unsharded one. */
+static double as_written(double t) {
+  char b[64];
+  snprintf(b, sizeof b, "%.10g", t);
+  return strtod(b, NULL);
+}
 static char *ncell(map *m, int c, int a) { return m->note[(size_t)c * m->nc + a]; }
 
 static int cmp_int(const void *a, const void *b) {
@@ -445,7 +454,7 @@ static void price_p(map *m, const cs_model *mo, int c0, int c1) {
       char err[512];
       double t;
       if (cs_model_time(mo, &k, &t, err, sizeof err) == 0)
-        *tcell(m, c, a) = t;
+        *tcell(m, c, a) = as_written(t);
       else
         snprintf(ncell(m, c, a), NOTE_LEN, "%.159s", err);
     }
@@ -483,7 +492,7 @@ static int from_models(map *m, const cs_model *mo, const int *shard, int k) {
   if (jobs > nu) jobs = nu;
   int rc = 0;
   if (jobs <= 1) {
-    for (int u = nu - 1; u >= 0 && !cs_interrupted(); u--) price_p(m, mo, first[u], last[u]);
+    for (int u = nu - 1; u >= 0; u--) price_p(m, mo, first[u], last[u]);
   } else {
     /* Worker processes take the process counts largest first from a shared
      * counter, so that they finish together; each writes its cells' times
@@ -525,7 +534,6 @@ static int from_models(map *m, const cs_model *mo, const int *shard, int k) {
   }
   free(first);
   free(last);
-  if (rc == 0 && cs_interrupted()) rc = CS_EXIT_INTERRUPTED;
   return rc;
 }
 
@@ -586,7 +594,7 @@ static int from_sim(map *m, cs_platform_file *pf, const char *xml, const char *h
         double t = cs_bench_lookup(csv, m->cand[a], m->cells[c].bytes);
         char st[32], why[1024];
         if (t >= 0)
-          *tcell(m, c, a) = t;
+          *tcell(m, c, a) = as_written(t);
         else if (cs_bench_lookup_verify(csv, m->cand[a], m->cells[c].bytes, st, sizeof st, why,
                                         sizeof why))
           snprintf(ncell(m, c, a), NOTE_LEN, "%.20s: %.130s", st, why);
@@ -815,7 +823,7 @@ static int merge(cs_map_req *q) {
         rc = 2;
         break;
       }
-      if (ts && *ts) *tcell(&m, c, a) = atof(ts);
+      if (ts && *ts) *tcell(&m, c, a) = as_written(atof(ts));
       if (no && *no) snprintf(ncell(&m, c, a), NOTE_LEN, "%.159s", no);
     }
     cs_csv_close(&r);
@@ -922,6 +930,11 @@ int cs_map_run(cs_map_req *q) {
     snprintf(m.source, sizeof m.source, "model abg alpha=%g s, beta=%g s/B, gamma=%g s/B", q->alpha,
              q->beta, q->gamma);
   }
+  if (!q->nopics) { /* the ratio picture's baseline and set, checked before any work */
+    int inset[CS_MAX_ALGOS];
+    char setname[2048];
+    if (ratio_set(&m, inset, setname, sizeof setname) == -1) return 2;
+  }
   if (make_cells(&m) || alloc_results(&m)) {
     free_map(&m);
     return 1;
@@ -953,10 +966,10 @@ int cs_map_run(cs_map_req *q) {
     goto out;
   }
   if (q->sim) {
+    /* bench catches an interrupt during its runs (and keeps what finished);
+     * one between two runs ends the process, the files as complete. */
     cs_platform_load(&pf, xml);
-    cs_catch_interrupts(1);
     rc = from_sim(&m, &pf, xml, hosts, shard, q->shard_n > 0 ? q->shard_k : 0);
-    cs_catch_interrupts(0);
   } else {
     rc = from_models(&m, &mo, shard, q->shard_n > 0 ? q->shard_k : 0);
   }
