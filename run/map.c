@@ -18,6 +18,7 @@
 #include "map.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -664,27 +665,27 @@ static int list_shards(cs_map_req *q, shardfile **out) {
       free(s);
       return -1;
     }
-    char cmd[4400];
+    char pat[4400];
     if (S_ISDIR(st.st_mode))
-      snprintf(cmd, sizeof cmd, "ls -1 '%s'/map-*-raw.*-of-*.csv 2>/dev/null", q->merge[i]);
+      snprintf(pat, sizeof pat, "%s/map-*-raw.*-of-*.csv", q->merge[i]);
     else
-      snprintf(cmd, sizeof cmd, "ls -1 '%s'", q->merge[i]);
-    FILE *ls = popen(cmd, "r");
-    char line[4200];
+      snprintf(pat, sizeof pat, "%s", q->merge[i]);
+    glob_t gl;
     int found = 0;
-    while (ls && fgets(line, sizeof line, ls)) {
-      line[strcspn(line, "\n")] = '\0';
-      if (n == cap) {
-        cap = cap ? 2 * cap : 16;
-        shardfile *t = realloc(s, sizeof *s * (size_t)cap);
-        if (!t) break;
-        s = t;
+    if (glob(pat, S_ISDIR(st.st_mode) ? 0 : GLOB_NOCHECK, NULL, &gl) == 0) {
+      for (size_t j = 0; j < gl.gl_pathc; j++) {
+        if (n == cap) {
+          cap = cap ? 2 * cap : 16;
+          shardfile *t = realloc(s, sizeof *s * (size_t)cap);
+          if (!t) break;
+          s = t;
+        }
+        snprintf(s[n].path, sizeof s[n].path, "%s", gl.gl_pathv[j]);
+        n++;
+        found++;
       }
-      snprintf(s[n].path, sizeof s[n].path, "%s", line);
-      n++;
-      found++;
+      globfree(&gl);
     }
-    if (ls) pclose(ls);
     if (!found) {
       fprintf(stderr, "collsim map: --merge %s: no shard files (map-COLL-raw.K-of-N.csv) there\n",
               q->merge[i]);
@@ -840,9 +841,17 @@ static int merge(cs_map_req *q) {
     const char *src = strstr(m.config, " source=");
     snprintf(m.source, sizeof m.source, "%.1100s", src ? src + 8 : "");
     m.source[strcspn(m.source, "\n")] = '\0';
-    char extra[600];
+    char extra[600], raw[4200], old[2048];
     snprintf(extra, sizeof extra, "# merged: %d shards\n", n);
-    if (cs_mkdir_p(g.out)) {
+    raw_path(raw, sizeof raw, &g);
+    first_line(raw, old, sizeof old);
+    if (old[0] && strcmp(old, m.config) && !q->redo) {
+      fprintf(stderr,
+              "collsim map: %s holds a map of another configuration (its first line differs "
+              "from the shards':\n  %s); use another --out, or --redo\n",
+              raw, m.config);
+      rc = 2;
+    } else if (cs_mkdir_p(g.out)) {
       fprintf(stderr, "collsim map: cannot create %s: %s\n", g.out, strerror(errno));
       rc = 1;
     } else {
