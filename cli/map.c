@@ -44,16 +44,6 @@ static void map_usage(FILE *f) {
           "              every other candidate)\n");
 }
 
-/* Splits a comma list (kept: argv) into out; the count, or -1 when too long. */
-static int split_list(char *s, const char **out, int max) {
-  int n = 0;
-  for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    if (n == max) return -1;
-    out[n++] = t;
-  }
-  return n;
-}
-
 int cmd_map(int argc, char **argv) {
   static cs_map_req q;
   cs_map_defaults(&q);
@@ -109,7 +99,7 @@ int cmd_map(int argc, char **argv) {
               "the shard files; give only --out, --baseline, --set, --no-plots, --quiet\n");
       return 2;
     }
-    if ((q.nmerge = split_list(strdup(merge), q.merge, CS_MAP_MAX_MERGE)) < 1) {
+    if ((q.nmerge = cs_split_list(strdup(merge), q.merge, CS_MAP_MAX_MERGE)) < 1) {
       fprintf(stderr, "collsim map: --merge %s: expected up to %d files or directories\n", merge,
               CS_MAP_MAX_MERGE);
       return 2;
@@ -132,12 +122,12 @@ int cmd_map(int argc, char **argv) {
     q.coll = (cs_coll)c;
     if ((q.nnp = cs_parse_np_list(np, q.np, CS_MAP_MAX_NP)) < 0) return 2;
     if ((q.nbytes = cs_parse_sizes(bytes, q.bytes, CS_MAX_SIZES)) < 0) return 2;
-    if (algos && (q.nalgos = split_list(strdup(algos), q.algos, CS_MAX_ALGOS)) < 1) {
+    if (algos && (q.nalgos = cs_split_list(strdup(algos), q.algos, CS_MAX_ALGOS)) < 1) {
       fprintf(stderr, "collsim map: --algos %s: expected 1 to %d names\n", algos, CS_MAX_ALGOS);
       return 2;
     }
   }
-  if (set && (q.nset = split_list(strdup(set), q.set, CS_MAX_ALGOS)) < 1) {
+  if (set && (q.nset = cs_split_list(strdup(set), q.set, CS_MAX_ALGOS)) < 1) {
     fprintf(stderr, "collsim map: --set %s: expected 1 to %d names\n", set, CS_MAX_ALGOS);
     return 2;
   }

@@ -236,22 +236,53 @@ static void first_line(const char *path, char *buf, size_t len) {
   fclose(f);
 }
 
+/* 1 (said on stderr) if the raw file m would write holds a map of another
+ * configuration and m's request does not say --redo. */
+static int other_config(map *m) {
+  char raw[4200], old[2048];
+  raw_path(raw, sizeof raw, m->q);
+  first_line(raw, old, sizeof old);
+  if (!old[0] || !strcmp(old, m->config) || m->q->redo) return 0;
+  fprintf(stderr,
+          "collsim map: %s holds a map of another configuration (its first line differs "
+          "from:\n  %s); use another --out, or --redo to start it over\n",
+          raw, m->config);
+  return 1;
+}
+
 /* ---- the raw and winners files -------------------------------------------- */
 
 /* Writes the raw file of m's cells (only those of shard k when k > 0) to
  * path, under a temporary name renamed when complete. */
-static int write_raw(map *m, const char *path, const int *shard, int k, const char *extra) {
-  char tmp[4300];
-  snprintf(tmp, sizeof tmp, "%s.part", path);
+/* Opens path's temporary name (path.part) and writes the map's first
+ * lines: configuration, grid, then shard (k > 0) and model note. */
+static FILE *open_part(map *m, const char *path, char *tmp, size_t len, int k) {
+  snprintf(tmp, len, "%s.part", path);
   FILE *f = fopen(tmp, "w");
   if (!f) {
     fprintf(stderr, "collsim map: cannot write %s: %s\n", tmp, strerror(errno));
-    return 1;
+    return NULL;
   }
   fputs(m->config, f);
   fputs(m->grid, f);
   if (k > 0) fprintf(f, "# shard: %d/%d\n", k, m->q->shard_n);
   if (m->model_note[0]) cs_csv_note(f, "model", m->model_note);
+  return f;
+}
+
+/* Closes f and gives it its name: a file is complete or absent. */
+static int close_part(FILE *f, const char *tmp, const char *path) {
+  if (fclose(f) || rename(tmp, path)) {
+    fprintf(stderr, "collsim map: cannot write %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+static int write_raw(map *m, const char *path, const int *shard, int k, const char *extra) {
+  char tmp[4300];
+  FILE *f = open_part(m, path, tmp, sizeof tmp, k);
+  if (!f) return 1;
   if (extra) fputs(extra, f);
   cs_csv_write_header(f, CS_CSV_MAP);
   const char *coll = cs_colls[m->q->coll].name;
@@ -261,11 +292,7 @@ static int write_raw(map *m, const char *path, const int *shard, int k, const ch
       cs_csv_map_row(f, coll, m->cand[a], m->cells[c].p, m->cells[c].bytes, *tcell(m, c, a),
                      ncell(m, c, a));
   }
-  if (fclose(f) || rename(tmp, path)) {
-    fprintf(stderr, "collsim map: cannot write %s: %s\n", path, strerror(errno));
-    return 1;
-  }
-  return 0;
+  return close_part(f, tmp, path);
 }
 
 /* The winner (fastest, the first candidate of equal time) and the
@@ -286,15 +313,8 @@ static void rank_cell(map *m, int c, int *w, int *r) {
 
 static int write_winners(map *m, const char *path, int *winner) {
   char tmp[4300];
-  snprintf(tmp, sizeof tmp, "%s.part", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    fprintf(stderr, "collsim map: cannot write %s: %s\n", tmp, strerror(errno));
-    return 1;
-  }
-  fputs(m->config, f);
-  fputs(m->grid, f);
-  if (m->model_note[0]) cs_csv_note(f, "model", m->model_note);
+  FILE *f = open_part(m, path, tmp, sizeof tmp, 0);
+  if (!f) return 1;
   cs_csv_note(f, "winners",
               "the fastest candidate per (p, bytes), the first of equal times in the candidates' "
               "order; ratio = runner_up_s / winner_s");
@@ -310,10 +330,7 @@ static int write_winners(map *m, const char *path, int *winner) {
                           w >= 0 ? *tcell(m, c, w) : NAN, r >= 0 ? m->cand[r] : NULL,
                           r >= 0 ? *tcell(m, c, r) : NAN);
   }
-  if (fclose(f) || rename(tmp, path)) {
-    fprintf(stderr, "collsim map: cannot write %s: %s\n", path, strerror(errno));
-    return 1;
-  }
+  if (close_part(f, tmp, path)) return 1;
   if (none)
     fprintf(stderr,
             "collsim map: %d cell%s without any candidate's time (empty winner; the raw "
@@ -841,15 +858,9 @@ static int merge(cs_map_req *q) {
     const char *src = strstr(m.config, " source=");
     snprintf(m.source, sizeof m.source, "%.1100s", src ? src + 8 : "");
     m.source[strcspn(m.source, "\n")] = '\0';
-    char extra[600], raw[4200], old[2048];
+    char extra[600];
     snprintf(extra, sizeof extra, "# merged: %d shards\n", n);
-    raw_path(raw, sizeof raw, &g);
-    first_line(raw, old, sizeof old);
-    if (old[0] && strcmp(old, m.config) && !q->redo) {
-      fprintf(stderr,
-              "collsim map: %s holds a map of another configuration (its first line differs "
-              "from the shards':\n  %s); use another --out, or --redo\n",
-              raw, m.config);
+    if (other_config(&m)) {
       rc = 2;
     } else if (cs_mkdir_p(g.out)) {
       fprintf(stderr, "collsim map: cannot create %s: %s\n", g.out, strerror(errno));
@@ -950,7 +961,7 @@ int cs_map_run(cs_map_req *q) {
   }
   grid_line(&m);
   int *shard = malloc(sizeof(int) * (size_t)m.ncells), *ps = malloc(sizeof(int) * (size_t)m.ncells);
-  char raw[4200], old[2048];
+  char raw[4200];
   if (!shard || !ps) {
     rc = 1;
     goto out;
@@ -964,13 +975,7 @@ int cs_map_run(cs_map_req *q) {
   }
   /* A raw file of another configuration is not overwritten (it may hold
    * hours of simulation): --redo, or another --out. */
-  raw_path(raw, sizeof raw, q);
-  first_line(raw, old, sizeof old);
-  if (old[0] && strcmp(old, m.config) && !q->redo) {
-    fprintf(stderr,
-            "collsim map: %s holds a map of another configuration (its first line differs "
-            "from:\n  %s); use another --out, or --redo to start it over\n",
-            raw, m.config);
+  if (other_config(&m)) {
     rc = 2;
     goto out;
   }
@@ -985,6 +990,7 @@ int cs_map_run(cs_map_req *q) {
   if (rc == 2 || rc == CS_EXIT_INTERRUPTED) goto out;
   int rc2;
   if (q->shard_n > 0) {
+    raw_path(raw, sizeof raw, q);
     rc2 = write_raw(&m, raw, shard, q->shard_k, NULL);
     if (!rc2 && !q->quiet)
       fprintf(stderr,
