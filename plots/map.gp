@@ -28,7 +28,7 @@ set ylabel 'processes p'
 set yrange [ylo:yhi]
 set ytics out nomirror
 set mytics default
-set grid noxtics noytics
+unset grid
 set border 3 front
 set key below center horizontal Left reverse noenhanced samplen 1.5 spacing 1.2 width 2 maxrows 4
 set style fill solid 1.0 noborder
@@ -38,6 +38,6 @@ if (!exists('fsize')) { fsize = 12 }
 do for [_f=1:words(fmts)] {
   eval TERM(word(fmts, _f))
   set output OUT(word(fmts, _f))
-  plot for [i=1:n] F(i) using 1:2:3:4:5:6 with boxxy ls S(i) title T(i)
+  plot for [i=1:n] F(i) using 1:2:3:4:5:6 with boxxy fs solid 1.0 noborder fc ls S(i) title T(i)
   set output
 }

@@ -111,6 +111,15 @@ static void boxes(const cs_map_pics *m, double *box) {
   }
 }
 
+/* Boxes of one series ordered by column (x), then p. */
+static const double *sort_box;
+static int cmp_box(const void *a, const void *b) {
+  const double *x = sort_box + 6 * (size_t) * (const int *)a,
+               *y = sort_box + 6 * (size_t) * (const int *)b;
+  if (x[2] != y[2]) return x[2] < y[2] ? -1 : 1;
+  return (x[4] > y[4]) - (x[4] < y[4]);
+}
+
 /* Draws one picture: series[c] is the series (0..nseries-1) of cell c, -1
  * none; titles and styles per series. */
 static int draw(const cs_map_pics *m, const double *box, const int *series, int nseries,
@@ -119,21 +128,38 @@ static int draw(const cs_map_pics *m, const double *box, const int *series, int 
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   int rc = 0, n = 0, *map = calloc((size_t)nseries, sizeof(int));
+  int *idx = malloc(sizeof(int) * (size_t)(m->ncells ? m->ncells : 1));
   double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = -INFINITY;
   text t = {0};
-  for (int s = 0; s < nseries && map; s++) {
+  for (int s = 0; s < nseries && map && idx; s++) {
     char f[4200];
     FILE *out = NULL;
-    for (int c = 0; c < m->ncells; c++) {
-      if (series[c] != s || m->bytes[c] <= 0) continue;
+    int k = 0;
+    for (int c = 0; c < m->ncells; c++)
+      if (series[c] == s && m->bytes[c] > 0) idx[k++] = c;
+    /* A column's cells of one series in consecutive p are one box: at
+     * hundreds of p a row is less than a pixel high, and boxes drawn row by
+     * row show antialiased stripes. */
+    sort_box = box;
+    qsort(idx, (size_t)k, sizeof idx[0], cmp_box);
+    for (int i = 0; i < k;) {
+      const double *x = box + 6 * (size_t)idx[i];
+      double yhi = x[5];
+      int j = i + 1;
+      for (; j < k; j++) {
+        const double *y = box + 6 * (size_t)idx[j];
+        if (y[2] != x[2] || y[3] != x[3] || y[4] > yhi + 1e-9) break;
+        yhi = y[5];
+      }
       if (!out) {
         snprintf(f, sizeof f, "%s/s%d.dat", dir, n + 1);
         if (!(out = fopen(f, "w"))) break;
       }
-      const double *x = box + 6 * (size_t)c;
-      fprintf(out, "%.17g %d %.17g %.17g %.17g %.17g\n", x[0], m->p[c], x[2], x[3], x[4], x[5]);
+      fprintf(out, "%.17g %.17g %.17g %.17g %.17g %.17g\n", x[0], (x[4] + yhi) / 2, x[2], x[3],
+              x[4], yhi);
       if (x[0] < xmin) xmin = x[0];
       if (x[0] > xmax) xmax = x[0];
+      i = j;
     }
     if (!out) continue;
     fclose(out);
@@ -197,6 +223,7 @@ static int draw(const cs_map_pics *m, const double *box, const int *series, int 
   }
 out:
   free(map);
+  free(idx);
   free(t.s);
   cs_rm_tree(dir);
   return rc;
