@@ -132,32 +132,53 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   return MPI_SUCCESS;
 }
 
+/* The attribute on MPI_COMM_WORLD: the contexts by rank. */
+typedef struct {
+  int p;
+  cs_ctx *ctx[];
+} world_table;
+
+/* Frees the table and the contexts in it, without an MPI call: SMPI may
+ * delete MPI_COMM_WORLD's attributes once, outside any simulated process,
+ * when the simulation ends, and the recording MPI of the models deletes
+ * each rank's own table when the rank ends (which pricing thousands of
+ * cases leaked until now: p tables of p slots per case). The node and lane
+ * communicators a context made are left to the end of the run. */
+static int world_delete(MPI_Comm comm, int key, void *val, void *extra) {
+  (void)comm, (void)key, (void)extra;
+  world_table *t = val;
+  for (int r = 0; t && r < t->p; r++) free(t->ctx[r]);
+  free(t);
+  return MPI_SUCCESS;
+}
+
 static int world_get(const cs_ctx **ctx) {
   int rc, p, r;
   if (world_key == MPI_KEYVAL_INVALID) {
-    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &world_key, NULL);
+    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, world_delete, &world_key, NULL);
     if (rc != MPI_SUCCESS) return rc;
   }
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  cs_ctx **table = NULL;
+  world_table *table = NULL;
   int flag = 0;
   rc = MPI_Comm_get_attr(MPI_COMM_WORLD, world_key, &table, &flag);
   if (rc != MPI_SUCCESS) return rc;
   if (!flag) {
-    table = calloc((size_t)p, sizeof *table);
+    table = calloc(1, sizeof *table + (size_t)p * sizeof table->ctx[0]);
     if (!table) return MPI_ERR_NO_MEM;
+    table->p = p;
     rc = MPI_Comm_set_attr(MPI_COMM_WORLD, world_key, table);
     if (rc != MPI_SUCCESS) {
       free(table);
       return rc;
     }
   }
-  if (!table[r]) {
-    rc = ctx_create(MPI_COMM_WORLD, &table[r]);
+  if (!table->ctx[r]) {
+    rc = ctx_create(MPI_COMM_WORLD, &table->ctx[r]);
     if (rc != MPI_SUCCESS) return rc;
   }
-  *ctx = table[r];
+  *ctx = table->ctx[r];
   return MPI_SUCCESS;
 }
 

@@ -13,7 +13,7 @@
 
 /* ---- option parsing shared by bench, predict, table1 ---------------------- */
 
-static int split_list(char *s, const char **out, int max) {
+int cs_split_list(char *s, const char **out, int max) {
   int n = 0;
   for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     if (n == max) return -1;
@@ -164,7 +164,7 @@ static int set_algos(cs_bench_req *q, const char *algos) {
                               cs_algos[i].name);
   } else
     snprintf(algobuf, sizeof algobuf, "%s", algos);
-  q->nalgos = split_list(algobuf, q->algos, CS_MAX_ALGOS);
+  q->nalgos = cs_split_list(algobuf, q->algos, CS_MAX_ALGOS);
   return q->nalgos < 1 || cs_check_algos(q->coll, q->algos, q->nalgos) ? -1 : 0;
 }
 

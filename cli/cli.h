@@ -22,6 +22,9 @@ typedef struct {
  * when the value is missing. */
 int cs_take_opt(const char *cmd, int argc, char **argv, int *i, const cs_optval *opts, size_t n);
 
+/* Splits the comma list s in place into out (pointers into s): the count,
+ * or -1 when it has more than max words (cli/bench.c). */
+int cs_split_list(char *s, const char **out, int max);
 /* The options of bench, shared by predict and validate (cli/bench.c): parsed
  * into q. Returns 0, 1 for --help, 2 for an error. Unknown options are errors
  * unless extra() takes them (returns the number of arguments consumed, 0 if
@@ -44,5 +47,6 @@ int cmd_demo(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_app(int argc, char **argv);
+int cmd_map(int argc, char **argv);
 
 #endif

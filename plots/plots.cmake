@@ -2,8 +2,8 @@
 # Included from the top-level CMakeLists.txt.
 
 # Where `collsim plot` finds plots/*.gp (COLLSIM_PLOTS_DIR in the environment
-# overrides it); only plots/plot.c is compiled with it.
-set_property(SOURCE ${CMAKE_SOURCE_DIR}/plots/plot.c APPEND PROPERTY
+# overrides it); only plots/plot.c and plots/map_plot.c are compiled with it.
+set_property(SOURCE ${CMAKE_SOURCE_DIR}/plots/plot.c ${CMAKE_SOURCE_DIR}/plots/map_plot.c APPEND PROPERTY
              COMPILE_DEFINITIONS COLLSIM_PLOTS_DIR="${CMAKE_SOURCE_DIR}/plots")
 
 # Every sample CSV x every picture kind, the files written, and the errors.

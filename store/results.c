@@ -70,6 +70,14 @@ static const cs_csv_column app_cols[CS_APP_NCOL] = {{"coll", TEXT},
                                                     {"fallback", CS_COL_VALUE | CS_COL_INT},
                                                     {"collectives_s", 0},
                                                     {"share", 0}};
+/* map: time_s is empty where a candidate has no time (note says why). */
+static const cs_csv_column map_cols[CS_MAP_NCOL] = {
+    CASE_COLS, {"time_s", CS_COL_KEY}, {"note", CS_COL_TEXT}};
+static const cs_csv_column mapwin_cols[CS_MAPWIN_NCOL] = {
+    {"coll", TEXT},           {"p", INT},
+    {"bytes", INT},           {"winner", CS_COL_KEY | CS_COL_TEXT},
+    {"winner_s", CS_COL_KEY}, {"runner_up", CS_COL_KEY | CS_COL_TEXT},
+    {"runner_up_s", KEY},     {"ratio", CS_COL_KEY}};
 
 static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BENCH_NCOL},
                                                     {"predict", predict_cols, CS_PREDICT_NCOL},
@@ -77,7 +85,9 @@ static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BEN
                                                     {"guidelines", guide_cols, CS_GUIDE_NCOL},
                                                     {"samples", samples_cols, CS_SAMPLES_NCOL},
                                                     {"calibrate", calib_cols, CS_CALIB_NCOL},
-                                                    {"app", app_cols, CS_APP_NCOL}};
+                                                    {"app", app_cols, CS_APP_NCOL},
+                                                    {"map", map_cols, CS_MAP_NCOL},
+                                                    {"map-winners", mapwin_cols, CS_MAPWIN_NCOL}};
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind) { return &schemas[kind]; }
 
@@ -308,6 +318,46 @@ void cs_csv_guidelines_row(FILE *f, const char *id, const char *lhs, const char 
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
                       double t, int launch) {
   fprintf(f, "%s,%s,%d,%ld,%d,%.10g,%d\n", kind, pair, k, bytes, rep, t, launch);
+}
+
+/* A name as a CSV field: quoted when it holds a comma or a quote. */
+static void put_text(FILE *f, const char *s) {
+  if (!s) return;
+  if (!strpbrk(s, ",\"\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '\n') continue;
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+void cs_csv_map_row(FILE *f, const char *coll, const char *algo, int p, long bytes, double t,
+                    const char *note) {
+  char a[64];
+  fprintf(f, "%s,%s,%d,%ld,%s,", coll, algo, p, bytes, opt_g(a, sizeof a, "%.10g", t));
+  put_text(f, note);
+  fputc('\n', f);
+}
+
+void cs_csv_map_winner_row(FILE *f, const char *coll, int p, long bytes, const char *winner,
+                           double winner_s, const char *runner, double runner_s) {
+  fprintf(f, "%s,%d,%ld,", coll, p, bytes);
+  if (!winner) {
+    fputs(",,,,\n", f);
+    return;
+  }
+  fprintf(f, "%s,%.10g,", winner, winner_s);
+  if (runner && winner_s > 0)
+    fprintf(f, "%s,%.10g,%.6g\n", runner, runner_s, runner_s / winner_s);
+  else if (runner) /* both 0 (p = 1): as fast; else infinitely slower: no number */
+    fprintf(f, "%s,%.10g,%s\n", runner, runner_s, runner_s == 0 ? "1" : "");
+  else
+    fputs(",,\n", f);
 }
 
 /* ---- reading: fields, numbers, kinds --------------------------------------------- */

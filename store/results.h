@@ -25,6 +25,8 @@ typedef enum {
   CS_CSV_SAMPLES,    /* every repetition of a bench: the driver's --samples */
   CS_CSV_CALIB,      /* raw calibration samples: the driver's calibrate mode */
   CS_CSV_APP,        /* an application's time per algorithm: collsim app */
+  CS_CSV_MAP,        /* every candidate's time per (p, bytes): map's raw file */
+  CS_CSV_MAPWIN,     /* the fastest candidate per (p, bytes): map's winners file */
   CS_CSV_NKIND
 } cs_csv_kind;
 
@@ -140,6 +142,20 @@ enum {
   CS_CALIB_TIME,
   CS_CALIB_LAUNCH, /* 1.. (older files lack it: one launch) */
   CS_CALIB_NCOL
+};
+
+enum { CS_MAP_COLL, CS_MAP_ALGO, CS_MAP_P, CS_MAP_BYTES, CS_MAP_TIME, CS_MAP_NOTE, CS_MAP_NCOL };
+/* The winners file's columns: a FIXED schema (the tuning-file writers read it). */
+enum {
+  CS_MAPWIN_COLL,
+  CS_MAPWIN_P,
+  CS_MAPWIN_BYTES,
+  CS_MAPWIN_WINNER,
+  CS_MAPWIN_WINNER_S,
+  CS_MAPWIN_RUNNER,
+  CS_MAPWIN_RUNNER_S,
+  CS_MAPWIN_RATIO,
+  CS_MAPWIN_NCOL
 };
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind);
@@ -281,6 +297,15 @@ void cs_csv_app_row(FILE *f, const char *coll, const char *algo, int p, double a
                     double all_s, double share);
 void cs_csv_calib_row(FILE *f, const char *kind, const char *pair, int k, long bytes, int rep,
                       double t, int launch);
+/* One row of a map's raw file: t NAN (no time) is written empty, with note
+ * saying why (NULL or "" otherwise). */
+void cs_csv_map_row(FILE *f, const char *coll, const char *algo, int p, long bytes, double t,
+                    const char *note);
+/* One row of a map's winners file; runner NULL (one candidate had a time)
+ * leaves runner_up, runner_up_s and ratio empty, winner NULL (none had) all
+ * five. ratio = runner_s / winner_s. */
+void cs_csv_map_winner_row(FILE *f, const char *coll, int p, long bytes, const char *winner,
+                           double winner_s, const char *runner, double runner_s);
 
 /* ---- reading ---------------------------------------------------------------- */
 

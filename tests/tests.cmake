@@ -188,6 +188,16 @@ add_test(NAME smpi_names COMMAND bash ${T}/smpi_names.sh ${CLI})
 add_test(NAME bench_interrupt COMMAND bash ${T}/bench_interrupt.sh ${CLI})
 set_tests_properties(bench_interrupt PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 
+# ./collsim map from the models on a small grid (p = 2-13): winners = the
+# fastest of the raw file, runner-up and ratio, every p, pictures, workers and
+# shards change nothing, bad input. The full grid: benchmarks/map_speed.sh.
+add_test(NAME map_model COMMAND bash ${T}/map_model.sh ${CLI})
+# ./collsim map --sim on p = 2-5: two shards merged = one run, resume after
+# an interrupt, another configuration refused. The full sweep: ./collsim map
+# --sim --platform F --coll allreduce --np 2-64 --bytes 8-8M (tests/map_sim.sh).
+add_test(NAME map_sim COMMAND bash ${T}/map_sim.sh ${CLI})
+set_tests_properties(map_sim PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
 # The PMPI library names a misspelled COLLSIM_* variable (pmpi/pmpi.cmake
 # builds the app and the library).
 add_test(NAME pmpi_env COMMAND bash ${T}/pmpi_env.sh $<TARGET_FILE:pmpi_app>

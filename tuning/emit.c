@@ -540,7 +540,9 @@ static void write_mpich_json(FILE *f, const cs_tuning_rule *ru, int n) {
   fprintf(f, "\n}\n");
 }
 
-int cs_tuning_emit(const char *winners_csv, const char *spec, char *err, size_t errlen) {
+/* The kind of spec (0 collsim, 1 ompi-rules, 2 ompi-json, 3 mpich-json),
+ * or -1 with err. */
+static int spec_kind(const char *spec, char *err, size_t errlen) {
   static const char *const kinds[] = {"collsim", "ompi-rules", "ompi-json", "mpich-json"};
   const char *colon = strchr(spec, ':');
   int kind = -1;
@@ -552,7 +554,17 @@ int cs_tuning_emit(const char *winners_csv, const char *spec, char *err, size_t 
                 "--emit '%s': expected KIND:FILE with KIND one of collsim, ompi-rules, "
                 "ompi-json, mpich-json (e.g. ompi-rules:rules.conf)",
                 spec);
-  const char *path = colon + 1;
+  return kind;
+}
+
+int cs_tuning_spec_check(const char *spec, char *err, size_t errlen) {
+  return spec_kind(spec, err, errlen) < 0 ? -1 : 0;
+}
+
+int cs_tuning_emit(const char *winners_csv, const char *spec, char *err, size_t errlen) {
+  int kind = spec_kind(spec, err, errlen);
+  if (kind < 0) return -1;
+  const char *path = strchr(spec, ':') + 1;
   cs_tuning_rule *ru;
   int n = cs_tuning_ranges(winners_csv, &ru, err, errlen);
   if (n < 0) return -1;

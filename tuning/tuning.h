@@ -77,6 +77,9 @@ const cs_tuning_rule *cs_tuning_rule_at(const cs_tuning_table *t, int i);
  * an SMPI algorithm for collsim's table) is an error naming it and the
  * candidates that map. 0, or -1 with one sentence in err (nothing written). */
 int cs_tuning_emit(const char *winners_csv, const char *spec, char *err, size_t errlen);
+/* 0 if spec has the form cs_tuning_emit takes, else -1 with err (so that a
+ * long run that ends with emitting refuses a bad spec before it starts). */
+int cs_tuning_spec_check(const char *spec, char *err, size_t errlen);
 
 /* The targets' names of a winner (tuning/targets.def): Open MPI's algorithm
  * id for collective c (-1: none), MPICH's algorithm (NULL: none); Open MPI's

@@ -97,5 +97,19 @@ wrap=()
   fail "differ: want one 'settings differ' warning: $(cat "$work/differ.err")"
 ! grep -q 'tuning: ' "$work/differ.log" || fail "differ: a rule served a call"
 
+# End to end: a map from the models (abg: butterfly wins the small sizes,
+# ceilhalf the large ones) emits the table that an unmodified program obeys,
+# size by size, as the map's winners file names them.
+if "$cli" map --coll allreduce --np 4 --bytes 8,1K,64K,1M --algos butterfly,ceilhalf \
+  --out "$work/map" --no-plots --quiet --emit "collsim:$work/maptable" 2>"$work/map.err"; then
+  run mapped 4 COLLSIM_TUNING="$work/maptable"
+  winners=$(awk -F, '/^allreduce,4,/ {print $3, $4}' "$work/map/map-allreduce-winners.csv")
+  [ "$(echo "$winners" | awk '{print $2}' | sort -u | wc -l)" = 2 ] ||
+    fail "mapped: the map's winners are not two algorithms: $winners"
+  while read -r b w; do expect mapped "$b" "$w"; done <<<"$winners"
+else
+  fail "collsim map --emit: $(cat "$work/map.err")"
+fi
+
 [ $fails = 0 ] && echo "pmpi_tuning: all passed ($SECONDS s)" || echo "pmpi_tuning: $fails failure(s)"
 [ $fails = 0 ]
