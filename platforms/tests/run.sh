@@ -27,7 +27,7 @@ fail() { fails=$((fails + 1)); echo "FAIL $*"; }
 
 echo "== building (gcc -std=c11 -Wall -Wextra -pedantic -Werror, smpicc)"
 if gcc -std=c11 -Wall -Wextra -pedantic -Werror -O2 -o "$work/platgen" \
-    -I"$plat/../algos" "$plat/platgen.c" "$plat/../algos/topo.c" "$plat/../algos/pwcost.c" "$here/platgen_cli.c" -lm; then
+    -I"$plat/../algos" "$plat/platgen.c" "$plat/units.c" "$plat/../algos/topo.c" "$plat/../algos/pwcost.c" "$here/platgen_cli.c" -lm; then
   pass "platgen.c compiles without warnings"
 else
   fail "platgen.c does not compile cleanly"; exit 1
@@ -37,7 +37,7 @@ for prog in flows allreduce; do
     || { cat "$work/$prog.log"; fail "smpicc $prog.c"; exit 1; }
 done
 if gcc -std=c11 -Wall -Wextra -pedantic -Werror -o "$work/api_test" -I"$plat/../algos" \
-    "$plat/platgen.c" "$plat/../algos/topo.c" "$plat/../algos/pwcost.c" "$here/api_test.c" && "$work/api_test"; then
+    "$plat/platgen.c" "$plat/units.c" "$plat/../algos/topo.c" "$plat/../algos/pwcost.c" "$here/api_test.c" -lm && "$work/api_test"; then
   pass "C API checks (tests/api_test.c)"
 else
   fail "C API checks (tests/api_test.c)"
