@@ -53,11 +53,11 @@
 int cs_allreduce_halvdoub(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                           MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
-  return hd_halvdoub(sendbuf, recvbuf, count, dt, op, -1, comm);
+  return hd_run(0, sendbuf, recvbuf, count, dt, op, -1, comm);
 }
 
 int cs_allreduce_binblocks(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
                            MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
-  return hd_binblocks(sendbuf, recvbuf, count, dt, op, -1, comm);
+  return hd_run(1, sendbuf, recvbuf, count, dt, op, -1, comm);
 }

@@ -146,14 +146,9 @@ static int trivial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                          : MPI_SUCCESS;
 }
 
-int hd_halvdoub(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                MPI_Comm comm) {
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
-  long n = count;
-  int here = root < 0 || r == root;
-  if (p == 1 || n == 0) return trivial(sendbuf, recvbuf, count, dt, here);
+/* p >= 2, n >= 1; here: the result goes to recvbuf on this process. */
+static int halvdoub(const void *sendbuf, void *recvbuf, long n, MPI_Datatype dt, MPI_Op op,
+                    int root, MPI_Comm comm, int p, int r, int here) {
   cs_bfly bf;
   cs_bfly_init(&bf, p);
   /* The root among the removed (odd ranks < 2 rem) swaps roles with its
@@ -215,14 +210,8 @@ static int block_of(const hd_blocks *bl, int r) {
   return i;
 }
 
-int hd_binblocks(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                 int root, MPI_Comm comm) {
-  int p, r;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
-  long n = count;
-  int here = root < 0 || r == root;
-  if (p == 1 || n == 0) return trivial(sendbuf, recvbuf, count, dt, here);
+static int binblocks(const void *sendbuf, void *recvbuf, long n, MPI_Datatype dt, MPI_Op op,
+                     int root, MPI_Comm comm, int p, int r, int here) {
   hd_blocks bl;
   blocks_init(&bl, p);
   int i = block_of(&bl, r), k = bl.k[i], j = r - bl.base[i];
@@ -284,4 +273,15 @@ int hd_binblocks(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
   }
   bufs_free(&b);
   return rc;
+}
+
+int hd_run(int blocks, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+           int root, MPI_Comm comm) {
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  long n = count;
+  int here = root < 0 || r == root;
+  if (p == 1 || n == 0) return trivial(sendbuf, recvbuf, count, dt, here);
+  return (blocks ? binblocks : halvdoub)(sendbuf, recvbuf, count, dt, op, root, comm, p, r, here);
 }

@@ -58,10 +58,9 @@ int hd_recv(const hd_call *c, char *buf, long lo, long hi, int from);
 /* Receives elements [lo, hi) from `from` into T and reduces them into W. */
 int hd_recv_reduce(const hd_call *c, char *W, long lo, long hi, int from);
 
-/* The two protocols, for allreduce (root < 0) and reduce. */
-int hd_halvdoub(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                MPI_Comm comm);
-int hd_binblocks(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                 int root, MPI_Comm comm);
+/* The two protocols (blocks 0: halvdoub, 1: binblocks), for allreduce
+ * (root < 0) and reduce. */
+int hd_run(int blocks, const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+           int root, MPI_Comm comm);
 
 #endif

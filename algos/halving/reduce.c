@@ -40,11 +40,11 @@
 int cs_reduce_halvdoub(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                        int root, MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
-  return hd_halvdoub(sendbuf, recvbuf, count, dt, op, root, comm);
+  return hd_run(0, sendbuf, recvbuf, count, dt, op, root, comm);
 }
 
 int cs_reduce_binblocks(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                         int root, MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
-  return hd_binblocks(sendbuf, recvbuf, count, dt, op, root, comm);
+  return hd_run(1, sendbuf, recvbuf, count, dt, op, root, comm);
 }
