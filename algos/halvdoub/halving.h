@@ -1,6 +1,6 @@
 /* Rabenseifner's recursive halving and doubling (Rabenseifner 2004, Secs.
  * 2.5-2.6): the pieces the halvdoub and binblocks kernels of allreduce and
- * reduce share (algos/halving/halving.c). Internal to this folder.
+ * reduce share (algos/halvdoub/halving.c). Internal to this folder.
  *
  * A group is 2^lg processes with local indices j = 0 .. 2^lg - 1. After
  * recursive vector halving with distance doubling (step i pairs j and

@@ -1,6 +1,6 @@
 /* Allreduce by Rabenseifner's recursive halving and doubling (halvdoub) and
  * binary blocks (binblocks): Rabenseifner 2004, Secs. 2.5 and 2.6, Figs. 1
- * and 2. The engine is algos/halving/halving.c.
+ * and 2. The engine is algos/halvdoub/halving.c.
  *
  * Accepts: any p >= 1, any count (0, < p, not divisible by p), any
  * datatype (contiguous element ranges of the user buffers, extent apart),

@@ -1,7 +1,7 @@
 /* Reduce by Rabenseifner's recursive halving and doubling (halvdoub) and
  * binary blocks (binblocks): Rabenseifner 2004, Secs. 2.5 and 2.6. The
- * engine is algos/halving/halving.c; the reduce-scatter part is the one of
- * algos/halving/allreduce.c (see there).
+ * engine is algos/halvdoub/halving.c; the reduce-scatter part is the one of
+ * algos/halvdoub/allreduce.c (see there).
  *
  * Accepts: any p >= 1, any root, any count (0, < p, not divisible by p),
  * any datatype, commutative ops only, MPI_IN_PLACE at the root.

@@ -1,7 +1,7 @@
 /* Rabenseifner's recursive halving and doubling and binary blocks
  * (Rabenseifner 2004, Secs. 2.5 and 2.6, Figs. 1 and 2): the engine of the
- * halvdoub and binblocks kernels of allreduce (algos/halving/allreduce.c)
- * and reduce (algos/halving/reduce.c), whose headers give Accepts, Schedule,
+ * halvdoub and binblocks kernels of allreduce (algos/halvdoub/allreduce.c)
+ * and reduce (algos/halvdoub/reduce.c), whose headers give Accepts, Schedule,
  * Cost and Memory per collective.
  *
  * Vector split: recursive bisection of [0, n) elements (halving.h, hd_seg),
