@@ -136,6 +136,9 @@ add_test(NAME check_options COMMAND bash ${T}/check_options.sh ${CLI})
 # alltoall's rows were printed by `build/test_model_table print alltoall` from
 # the recorded kernel once its model equalled the simulation and the closed
 # form (p-1)(alpha + beta (m/p + 16)) + gamma m/p (tests/model_vs_sim.sh).
+# The halvdoub and binblocks rows of allreduce and reduce were printed the same
+# way (`build/test_model_table print allreduce,reduce`, those rows) once their
+# model equalled the simulation (tests/model_vs_sim.sh, p = 2..40, 64, 100, 1152).
 set(MT test_model_table check ${T}/expected/model_table.txt)
 add_test(NAME model_table_reducing COMMAND ${MT} allreduce,reduce_scatter_block,reduce_scatter sample)
 add_test(NAME model_table_allgather COMMAND ${MT} allgather,allgatherv,alltoall sample)
