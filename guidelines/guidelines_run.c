@@ -23,7 +23,7 @@ const char *cs_first_family(void) {
 
 void cs_gl_opts_defaults(cs_gl_opts *o) {
   memset(o, 0, sizeof *o);
-  o->lib = "default";
+  o->lib = "ompi"; /* a real library's decisions (SMPI's "default" is no library's) */
   o->ours = cs_first_family();
   o->smpi = 1;
   o->tol = 0.05;
