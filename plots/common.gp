@@ -22,9 +22,15 @@ S(i) = value(sprintf('s%d', i))
 # ---- terminals: pngcairo (900x600) and svg, same size and fonts ----------------
 pngterm = strstrt(GPVAL_TERMINALS, 'pngcairo') > 0 ? 'pngcairo' : 'png'
 if (!exists('fsize')) fsize = 12
+# The legend sits below the plot, one entry per line, left-aligned (a
+# library's entry names what ran at each size: up to the picture's width), so
+# the picture grows by a line's height per entry and the plot keeps its
+# 600 pixels (gnuplot warned "difficulty fitting plot titles into key" and cut
+# entries with the legend above, in rows).
+ph = 600 + 21 * (exists('n') ? n : 0)
 TERM(f) = f eq 'svg' ? \
-  sprintf("set terminal svg size 900,600 dynamic enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", fsize + 2) : \
-  sprintf("set terminal %s size 900,600 enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", pngterm, fsize)
+  sprintf("set terminal svg size 900,%d dynamic enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", ph, fsize + 2) : \
+  sprintf("set terminal %s size 900,%d enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", pngterm, ph, fsize)
 OUT(f) = f eq 'svg' ? outsvg : outpng
 
 # ---- one style per algorithm (collsim plot maps names to these numbers) -------
@@ -49,9 +55,9 @@ set style line 21 lc rgb '#888888' lw 1.2 dt 3            # secondary reference 
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set border 3 lw 1
 set tics nomirror out scale 0.8
-set key above center horizontal Left reverse noenhanced samplen 2.5 spacing 1.1 width 1
+set key below left vertical maxcols 1 Left reverse noenhanced samplen 2.5 spacing 1.1 width 1 font ',10'
 set title noenhanced
-if (exists('ttl')) { set key title ttl noenhanced }
+if (exists('ttl')) { set title ttl noenhanced }
 
 
 
