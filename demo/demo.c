@@ -155,7 +155,7 @@ typedef struct {
   const char *name, *kind;
   int np;
   char xml[4096], hosts[4096];
-  int flat; /* one SimGrid host per rank: the library's node-aware algorithms run flat */
+  int flat;        /* one SimGrid host per rank: the library's node-aware algorithms run flat */
   char label[160]; /* its name in the report, with that caveat */
 } demo_plat;
 
@@ -277,10 +277,11 @@ static void demo_failures_md(FILE *md, const char *dir) {
     if (!c) continue;
     *c = '\0';
     fprintf(md, "%s- [%s](%s): `%s`\n",
-            n ? "" : "- The library's failures under SMPI 3.32 (a selector of SMPI's "
-                     "reproduction picked an algorithm that gave a wrong result or stalled; "
-                     "these sizes have no row for it, the comparison above leaves them out; "
-                     "not collsim's failures: every kernel of ours was checked):\n",
+            n ? ""
+              : "- The library's failures under SMPI 3.32 (a selector of SMPI's "
+                "reproduction picked an algorithm that gave a wrong result or stalled; "
+                "these sizes have no row for it, the comparison above leaves them out; "
+                "not collsim's failures: every kernel of ours was checked):\n",
             line, line, c + 11);
     n++;
   }
@@ -335,9 +336,9 @@ int cs_demo_run(const char *dir, int redo, int quick) {
   /* plats[2]: hydra8x4 with one host per node (its lanes merged), where the
    * library's node-aware algorithms see the nodes (cs_platform_one_host_per_node);
    * only the library is timed there, to set beside its flat runs on hydra8x4. */
-  demo_plat plats[3] = {{"hydra8x4", "hydra", 32, "", ""},
-                        {"abg33", "abg", 33, "", ""},
-                        {"hydra8x4nodes", "hydra", 32, "", ""}};
+  demo_plat plats[3] = {{"hydra8x4", "hydra", 32, "", "", 0, ""},
+                        {"abg33", "abg", 33, "", "", 0, ""},
+                        {"hydra8x4nodes", "hydra", 32, "", "", 0, ""}};
   for (int k = 0; k < 3; k++) {
     demo_plat *p = &plats[k];
     snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
@@ -346,15 +347,18 @@ int cs_demo_run(const char *dir, int redo, int quick) {
       cs_platform pl;
       char err[512];
       if (!cs_platform_init(p->kind, &pl, err, sizeof err)) {
-        if (k != 1) pl.nodes = 8, pl.ppn = 4;
+        if (k != 1)
+          pl.nodes = 8, pl.ppn = 4;
         else
           pl.np = p->np;
-        p->flat = k != 2 && !cs_platform_check(&pl, err, sizeof err) && cs_platform_hosts_per_rank(&pl);
+        p->flat =
+            k != 2 && !cs_platform_check(&pl, err, sizeof err) && cs_platform_hosts_per_rank(&pl);
       }
       snprintf(p->label, sizeof p->label, "%s%s", p->name,
-               p->flat ? " (one SimGrid host per rank: the library's node-aware algorithms ran flat; "
-                         "see Caveats)"
-                       : "");
+               p->flat
+                   ? " (one SimGrid host per rank: the library's node-aware algorithms ran flat; "
+                     "see Caveats)"
+                   : "");
     }
     if (!exists(p->xml) || !exists(p->hosts)) {
       cs_platform pl;
@@ -363,8 +367,8 @@ int cs_demo_run(const char *dir, int redo, int quick) {
       if (k != 1) {
         pl.nodes = 8;
         pl.ppn = 4;
-        log_cmd(log, "platform %s --nodes %d --ppn %d%s --out %s --hostfile %s", p->kind,
-                pl.nodes, pl.ppn, k == 2 ? " --one-host-per-node" : "", p->xml, p->hosts);
+        log_cmd(log, "platform %s --nodes %d --ppn %d%s --out %s --hostfile %s", p->kind, pl.nodes,
+                pl.ppn, k == 2 ? " --one-host-per-node" : "", p->xml, p->hosts);
       } else {
         pl.np = p->np;
         log_cmd(log, "platform %s --np %d --out %s --hostfile %s", p->kind, pl.np, p->xml,
@@ -431,7 +435,8 @@ int cs_demo_run(const char *dir, int redo, int quick) {
     q.redo = redo;
     q.redo_foreign = 1;
     q.quiet = 1;
-    fprintf(stderr, "[demo %5.1fs] 2/5 bench %s, the library only, on %s (one host per node) -> %s\n",
+    fprintf(stderr,
+            "[demo %5.1fs] 2/5 bench %s, the library only, on %s (one host per node) -> %s\n",
             elapsed(), cs_colls[q.coll].name, p->name, q.out);
     rc = cs_bench_run(&q);
     if (rc) goto done;
@@ -595,26 +600,46 @@ int cs_demo_run(const char *dir, int redo, int quick) {
             "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
             plats[k].name, plats[k].name, plats[k].name);
   }
-  fprintf(md,
-          "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
-          "divided by the baseline (%s for allreduce); speedup-*: the library's "
-          "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
-          "the two sides (violations circled).\n\n",
-          base ? base->name : "none");
-  {
+  /* The pictures, grouped by what they show, each group with a line saying
+   * what to look at (plots/README.md names every kind). */
+  static const struct {
+    const char *glob, *title, *caption;
+  } groups[] = {
+      {"model-*", "Table I: formula, model and simulation",
+       "the exact model's line should pass through the simulated points; the Table I line is "
+       "the paper's closed formula (the lower panel: the model's relative error)."},
+      {"time-*", "Time against message size",
+       "where our algorithms' lines cross the library's; a library line's legend names what "
+       "its selector ran at each size."},
+      {"normalized-*", "Time relative to the baseline",
+       "below 1 is faster than the baseline; lines that meet are algorithms whose times "
+       "coincide."},
+      {"speedup-*", "Speedup over each library selector",
+       "above 1 ours is faster than that library at that size."},
+      {"guideline-*", "Performance guidelines",
+       "the ratio of the guideline's two sides: above the line at 1 (plus tolerance) the "
+       "guideline is violated (circled)."},
+  };
+  fprintf(md, "\n## 4. Pictures\n\n");
+  int anypic = 0;
+  for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
     char cmd[8800];
-    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/%s.png 2>/dev/null", dir, groups[gi].glob);
     FILE *ls = popen(cmd, "r");
     char line[4096];
     int any = 0;
     while (ls && fgets(line, sizeof line, ls)) {
       line[strcspn(line, "\n")] = '\0';
+      if (!any)
+        fprintf(md, "### %s\n\nWhat to look at: %s%s%s%s\n\n", groups[gi].title, groups[gi].caption,
+                gi == 2 ? " The baseline is " : "", gi == 2 ? (base ? base->name : "none") : "",
+                gi == 2 ? "." : "");
       fprintf(md, "![%s](%s)\n\n", line + 6, line);
-      any = 1;
+      any = anypic = 1;
     }
     if (ls) pclose(ls);
-    if (!any) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
   }
+  if (!anypic) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
   fclose(md);
   printf("%s\n", path);
 done:

@@ -528,8 +528,9 @@ int cs_platform_hosts_per_rank(const cs_platform *pl) {
 int cs_platform_one_host_per_node(const cs_platform *pl, cs_platform *out, char *err,
                                   size_t errlen) {
   if (pl == NULL || pl->topology != CS_TOPO_HIER) {
-    set_err(err, errlen, "one host per node: only for the max-rate kinds (maxrate, lanes, hydra, "
-                         "vsc3), which place ranks on hosts themselves");
+    set_err(err, errlen,
+            "one host per node: only for the max-rate kinds (maxrate, lanes, hydra, "
+            "vsc3), which place ranks on hosts themselves");
     return -1;
   }
   *out = *pl;
