@@ -3,7 +3,7 @@
 #   fmts    'png svg' (or one of them)   outpng, outsvg: the output files
 #   dir     the directory of the picture's data files s1.dat, s2.dat, ...
 #   n       number of series;  t1..tn: their legend titles;  s1..sn: their
-#           line styles (1..12, see below: one colour per algorithm)
+#           line styles (1..18, see below: one colour per algorithm)
 #   ttl     the picture's title
 #   xmin, xmax   (scripts with a bytes axis) smallest and largest size drawn
 #   xk      (optional) exponents k of the sizes 2^k to label, e.g. '3 6 9';
@@ -49,6 +49,14 @@ set style line 9  lc rgb '#A6761D' lw 2 pt 10 ps 1.2 dt 1
 set style line 10 lc rgb '#7570B3' lw 2 pt 12 ps 1.2 dt 5
 set style line 11 lc rgb '#E7298A' lw 2 pt 14 ps 1.2 dt 1
 set style line 12 lc rgb '#1B9E77' lw 2 pt 3  ps 1.2 dt 3
+# 13..18: library variants (lib:*, native:*) and other names, in turn: dashed,
+# colours of their own, so that two selectors never share a style.
+set style line 13 lc rgb '#882255' lw 2 pt 6  ps 1.2 dt 2
+set style line 14 lc rgb '#117733' lw 2 pt 4  ps 1.2 dt 3
+set style line 15 lc rgb '#332288' lw 2 pt 8  ps 1.2 dt 4
+set style line 16 lc rgb '#AA4499' lw 2 pt 10 ps 1.2 dt 5
+set style line 17 lc rgb '#999933' lw 2 pt 12 ps 1.2 dt 2
+set style line 18 lc rgb '#44AA99' lw 2 pt 14 ps 1.2 dt 3
 set style line 20 lc rgb '#444444' lw 1.5 dt 2          # reference lines (y = 1, y = x)
 set style line 21 lc rgb '#888888' lw 1.2 dt 3            # secondary reference lines
 
