@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,10 +76,87 @@ static void log_cmd(FILE *log, const char *fmt, ...) {
   fflush(log);
 }
 
+/* The console, copied into demo.log: stderr (the demo's, and every child's:
+ * smpirun, gnuplot) goes through a pipe to a process that writes each line to
+ * the log and to the terminal. Lines of the library's failures under SMPI
+ * (the driver's "FAIL ... algo=lib:" and "KNOWN" lines, SMPI's deadlock
+ * report) go to the log only; the terminal gets one line saying so, naming
+ * the library (each bench CSV keeps them as `# verify:` lines, and the report
+ * lists them). */
+static int tee_saved = -1;
+static pid_t tee_pid = -1;
+
+static int library_line(const char *l) {
+  if (!strncmp(l, "collsim", 7)) return 0; /* collsim's own words */
+  return ((strstr(l, "algo=lib:") || strstr(l, "algo=native")) &&
+          (!strncmp(l, "FAIL ", 5) || !strncmp(l, "KNOWN ", 6))) ||
+         strstr(l, "Deadlock detected") || strstr(l, "Stalling SMPI instance");
+}
+
+static void tee_child(int in, int term, int logfd) {
+  FILE *r = fdopen(in, "r");
+  char line[8192];
+  int told = 0;
+  while (r && fgets(line, sizeof line, r)) {
+    size_t n = strlen(line);
+    if (write(logfd, line, n) < 0) {}
+    if (library_line(line)) {
+      if (!told) {
+        static const char msg[] =
+            "collsim demo: the library (SMPI's reproduction of a real library's selector) "
+            "failed a check or stalled under SMPI; its lines are in demo.log, and the report "
+            "names them (not collsim's failures)\n";
+        if (write(term, msg, sizeof msg - 1) < 0) {}
+        told = 1;
+      }
+      continue;
+    }
+    if (write(term, line, n) < 0) {}
+  }
+  _exit(0);
+}
+
+static void tee_start(const char *logpath) {
+  int fd[2];
+  fflush(stderr);
+  int logfd = open(logpath, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (logfd < 0 || pipe(fd)) {
+    if (logfd >= 0) close(logfd);
+    return;
+  }
+  tee_saved = dup(2);
+  tee_pid = fork();
+  if (tee_pid == 0) {
+    close(fd[1]);
+    tee_child(fd[0], tee_saved, logfd);
+  }
+  close(fd[0]);
+  close(logfd);
+  if (tee_pid < 0) {
+    close(fd[1]);
+    close(tee_saved);
+    tee_saved = -1;
+    return;
+  }
+  dup2(fd[1], 2);
+  close(fd[1]);
+}
+
+static void tee_stop(void) {
+  if (tee_saved < 0) return;
+  fflush(stderr);
+  dup2(tee_saved, 2);
+  close(tee_saved);
+  tee_saved = -1;
+  while (waitpid(tee_pid, NULL, 0) < 0 && errno == EINTR) {}
+}
+
 typedef struct {
   const char *name, *kind;
   int np;
   char xml[4096], hosts[4096];
+  int flat;        /* one SimGrid host per rank: the library's node-aware algorithms run flat */
+  char label[160]; /* its name in the report, with that caveat */
 } demo_plat;
 
 /* The report's summary (findings/findings.h): every bench CSV, labelled by
@@ -94,14 +173,14 @@ static void demo_summary(FILE *md, const demo_plat *plats, int nplats, char (*cs
     for (int k = 0; k < nplats; k++) {
       char key[128];
       snprintf(key, sizeof key, "/bench-%s-", plats[k].name);
-      if (strstr(csvs[i], key)) bm[n] = plats[k].name;
+      if (strstr(csvs[i], key)) bm[n] = plats[k].label;
     }
     n++;
   }
   for (int k = 0; k < nplats && ng < 8; k++) {
     snprintf(gcsv[ng], sizeof gcsv[ng], "%.4300s/guidelines.csv", gdir[k]);
     gl[ng] = gcsv[ng];
-    gm[ng++] = plats[k].name;
+    gm[ng++] = plats[k].label;
   }
   cs_findings_summary_md(md, bench, bm, n, gl, gm, ng);
 }
@@ -129,7 +208,7 @@ static void demo_claims(FILE *md, const demo_plat *plats, int nplats, char (*csv
         continue;
       }
       cs_bench_find(&tb, &f);
-      cs_findings_claims_md(md, plats[k].name, plats[k].kind, &tb, &f);
+      cs_findings_claims_md(md, plats[k].label, plats[k].kind, &tb, &f);
     }
 }
 
@@ -146,6 +225,70 @@ static void demo_sizes_run(const char *csv, char *buf, size_t len) {
            cs_size_str((double)tb.bytes[tb.nsizes - 1], b, sizeof b), tb.nsizes);
 }
 
+/* The library on a machine with one rank per SimGrid host (flat: its
+ * node-aware algorithms see one-rank nodes) beside the same library on the
+ * same machine with one host per node: per collective, selector and size,
+ * both times and what ran. */
+static void demo_nodes_md(FILE *md, const char *flatname, const char *flatcsv,
+                          const char *nodesname, const char *nodescsv) {
+  static cs_bench_table a, b;
+  char err[4400], s1[32], t1[32], t2[32];
+  if (cs_bench_table_read(flatcsv, &a, err, sizeof err) ||
+      cs_bench_table_read(nodescsv, &b, err, sizeof err)) {
+    fprintf(md, "(no comparison: %s)\n\n", err);
+    return;
+  }
+  const char *fb = strrchr(flatcsv, '/'), *nb = strrchr(nodescsv, '/');
+  fprintf(md,
+          "**%s, p = %d: the library flat ([%s](%s)) and with one host per node "
+          "([%s](%s))**\n\n| selector | m | %s (flat) | ran | %s (nodes) | ran | flat / nodes "
+          "|\n|---|---|---|---|---|---|---|\n",
+          a.coll, a.p, fb + 1, fb + 1, nb + 1, nb + 1, flatname, nodesname);
+  for (int i = 0; i < a.nalgos; i++) {
+    if (!cs_algo_is_library(a.algo[i])) continue;
+    int j = 0;
+    while (j < b.nalgos && strcmp(a.algo[i], b.algo[j])) j++;
+    if (j == b.nalgos) continue;
+    for (int x = 0; x < a.nsizes; x++) {
+      int y = 0;
+      while (y < b.nsizes && b.bytes[y] != a.bytes[x]) y++;
+      if (y == b.nsizes || !(a.t[i][x] > 0) || !(b.t[j][y] > 0)) continue;
+      fprintf(md, "| %s | %s | %s | %s | %s | %s | %.2f |\n", a.algo[i],
+              cs_size_str((double)a.bytes[x], s1, sizeof s1), cs_fmt_time(a.t[i][x], t1, sizeof t1),
+              a.ran[i][x][0] ? a.ran[i][x] : "-", cs_fmt_time(b.t[j][y], t2, sizeof t2),
+              b.ran[j][y][0] ? b.ran[j][y] : "-", a.t[i][x] / b.t[j][y]);
+    }
+  }
+  fprintf(md, "\n");
+}
+
+/* The library's failures under SMPI the runs recorded (`# verify:` lines of
+ * every CSV of the demo), once each, with the file. */
+static void demo_failures_md(FILE *md, const char *dir) {
+  char cmd[4600];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && grep -H '^# verify:' *.csv guidelines-*/*.csv 2>/dev/null | sort -u", dir);
+  FILE *g = popen(cmd, "r");
+  char line[4096];
+  int n = 0;
+  while (g && fgets(line, sizeof line, g)) {
+    line[strcspn(line, "\n")] = '\0';
+    char *c = strstr(line, ":# verify: ");
+    if (!c) continue;
+    *c = '\0';
+    fprintf(md, "%s- [%s](%s): `%s`\n",
+            n ? ""
+              : "- The library's failures under SMPI 3.32 (a selector of SMPI's "
+                "reproduction picked an algorithm that gave a wrong result or stalled; "
+                "these sizes have no row for it, the comparison above leaves them out; "
+                "not collsim's failures: every kernel of ours was checked):\n",
+            line, line, c + 11);
+    n++;
+  }
+  if (g) pclose(g);
+  if (!n) fprintf(md, "- No library run failed under SMPI (no `# verify:` line in the CSVs).\n");
+}
+
 int cs_demo_run(const char *dir, int redo, int quick) {
   t0 = 0;
   t0 = elapsed();
@@ -155,11 +298,19 @@ int cs_demo_run(const char *dir, int redo, int quick) {
   }
   char path[4300], logpath[4300];
   snprintf(logpath, sizeof logpath, "%s/demo.log", dir);
-  FILE *log = fopen(logpath, "a");
+  /* The log of this run only (a rerun starts it over): the steps' commands
+   * and output, and the whole console (tee_start). */
+  FILE *log = fopen(logpath, "w");
   if (!log) {
     fprintf(stderr, "collsim demo: cannot write %s: %s\n", logpath, strerror(errno));
     return 1;
   }
+  setvbuf(log, NULL, _IOLBF, 0);
+  fclose(log);
+  log = fopen(logpath, "a");
+  if (!log) return 1;
+  setvbuf(log, NULL, _IOLBF, 0);
+  tee_start(logpath);
   int rc = 0;
 
   /* 1. Table I at p = 33 */
@@ -182,26 +333,52 @@ int cs_demo_run(const char *dir, int redo, int quick) {
   }
 
   /* 2. the platforms and the timing runs */
-  demo_plat plats[2] = {{"hydra8x4", "hydra", 32, "", ""}, {"abg33", "abg", 33, "", ""}};
-  for (int k = 0; k < 2; k++) {
+  /* plats[2]: hydra8x4 with one host per node (its lanes merged), where the
+   * library's node-aware algorithms see the nodes (cs_platform_one_host_per_node);
+   * only the library is timed there, to set beside its flat runs on hydra8x4. */
+  demo_plat plats[3] = {{"hydra8x4", "hydra", 32, "", "", 0, ""},
+                        {"abg33", "abg", 33, "", "", 0, ""},
+                        {"hydra8x4nodes", "hydra", 32, "", "", 0, ""}};
+  for (int k = 0; k < 3; k++) {
     demo_plat *p = &plats[k];
     snprintf(p->xml, sizeof p->xml, "%s/%s.xml", dir, p->name);
     snprintf(p->hosts, sizeof p->hosts, "%s/%s.hostfile", dir, p->name);
+    {
+      cs_platform pl;
+      char err[512];
+      if (!cs_platform_init(p->kind, &pl, err, sizeof err)) {
+        if (k != 1)
+          pl.nodes = 8, pl.ppn = 4;
+        else
+          pl.np = p->np;
+        p->flat =
+            k != 2 && !cs_platform_check(&pl, err, sizeof err) && cs_platform_hosts_per_rank(&pl);
+      }
+      snprintf(p->label, sizeof p->label, "%s%s", p->name,
+               p->flat
+                   ? " (one SimGrid host per rank: the library's node-aware algorithms ran flat; "
+                     "see Caveats)"
+                   : "");
+    }
     if (!exists(p->xml) || !exists(p->hosts)) {
       cs_platform pl;
       char err[512];
       rc = cs_platform_init(p->kind, &pl, err, sizeof err);
-      if (k == 0) {
+      if (k != 1) {
         pl.nodes = 8;
         pl.ppn = 4;
-        log_cmd(log, "platform %s --nodes %d --ppn %d --out %s --hostfile %s", p->kind, pl.nodes,
-                pl.ppn, p->xml, p->hosts);
+        log_cmd(log, "platform %s --nodes %d --ppn %d%s --out %s --hostfile %s", p->kind, pl.nodes,
+                pl.ppn, k == 2 ? " --one-host-per-node" : "", p->xml, p->hosts);
       } else {
         pl.np = p->np;
         log_cmd(log, "platform %s --np %d --out %s --hostfile %s", p->kind, pl.np, p->xml,
                 p->hosts);
       }
       if (!rc) rc = cs_platform_check(&pl, err, sizeof err);
+      if (!rc && k == 2) {
+        cs_platform whole = pl;
+        rc = cs_platform_one_host_per_node(&whole, &pl, err, sizeof err);
+      }
       if (!rc) rc = cs_write_platform_files(&pl, p->xml, p->hosts);
       if (rc) {
         fprintf(stderr, "collsim demo: could not write %s\n", p->xml);
@@ -239,6 +416,31 @@ int cs_demo_run(const char *dir, int redo, int quick) {
       rc = cs_bench_run(&q);
       if (rc) goto done;
     }
+  /* The library alone on hydra8x4 with one host per node. */
+  char nodecsvs[2][4300];
+  for (int r = 0; r < 2; r++) {
+    demo_plat *p = &plats[2];
+    cs_bench_req q;
+    cs_bench_defaults(&q);
+    snprintf(q.xml, sizeof q.xml, "%s", p->xml);
+    snprintf(q.hosts, sizeof q.hosts, "%s", p->hosts);
+    q.np = p->np;
+    q.coll = runs[r];
+    q.nalgos = 0;
+    for (int l = 0; l < CS_DEMO_NLIBS; l++) q.algos[q.nalgos++] = cs_demo_libs[l];
+    q.nbytes = cs_parse_sizes(sizes, q.bytes, CS_MAX_SIZES);
+    snprintf(nodecsvs[r], sizeof nodecsvs[r], "%s/bench-%s-%s.csv", dir, p->name,
+             cs_colls[q.coll].name);
+    q.out = nodecsvs[r];
+    q.redo = redo;
+    q.redo_foreign = 1;
+    q.quiet = 1;
+    fprintf(stderr,
+            "[demo %5.1fs] 2/5 bench %s, the library only, on %s (one host per node) -> %s\n",
+            elapsed(), cs_colls[q.coll].name, p->name, q.out);
+    rc = cs_bench_run(&q);
+    if (rc) goto done;
+  }
 
   /* 3. the guidelines, at sizes p divides (so the _block forms count too) */
   char gdir[2][4300];
@@ -365,6 +567,27 @@ int cs_demo_run(const char *dir, int redo, int quick) {
           "`ALGORITHM inter:X intra:Y`, from its reproduced rule only; "
           "`automatic: chosen at run time` for SMPI's automatic selector, which runs every "
           "algorithm in turn); the pictures' legends show where it changes.\n");
+  fprintf(md, "\n### Caveats\n\n");
+  for (int k = 0; k < 2; k++) {
+    if (!plats[k].flat) continue;
+    fprintf(md,
+            "- %s gives every rank its own SimGrid host (its nodes have two lanes, and a rank's "
+            "host ties it to its lane's NIC), and SMPI groups ranks into nodes by host: the "
+            "library's node-aware algorithms (smp_*, mvapich2_two_level, the selectors' SMP "
+            "paths) saw one-rank nodes there and ran flat, so every library row of %s above "
+            "is the library without its node awareness. The same machine with one host per "
+            "node ([%s.xml](%s.xml): 4 cores per host, the two lanes merged into one NIC of "
+            "twice the rate; `collsim platform hydra --nodes 8 --ppn 4 --one-host-per-node`) "
+            "lets it see the real nodes; the library's times on both:\n\n",
+            plats[k].name, plats[k].name, plats[2].name, plats[2].name);
+    for (int r = 0; r < 2; r++) /* csvs: machine k's collective r at 2 k + r */
+      demo_nodes_md(md, plats[k].name, csvs[2 * k + r], plats[2].name, nodecsvs[r]);
+  }
+  demo_failures_md(md, dir);
+  fprintf(md,
+          "- No machine drift: every time here is simulated (SMPI is deterministic; a rerun "
+          "gives the same times). Runs on a real machine (`--backend mpi`) carry their own "
+          "spread.\n");
   fprintf(md,
           "\n## 3. Performance guidelines\n\nEach guideline (e.g. Reduce_scatter <= "
           "Allreduce) timed on both sides, once with the library (lib:ompi) and once "
@@ -377,30 +600,51 @@ int cs_demo_run(const char *dir, int redo, int quick) {
             "[guidelines.csv](guidelines-%s/guidelines.csv)\n",
             plats[k].name, plats[k].name, plats[k].name);
   }
-  fprintf(md,
-          "\n## 4. Pictures\n\ntime-*: time against m (log-log); normalized-*: time "
-          "divided by the baseline (%s for allreduce); speedup-*: the library's "
-          "time over ours; model-*: Table I, model and simulation; guideline-*: the ratio of "
-          "the two sides (violations circled).\n\n",
-          base ? base->name : "none");
-  {
+  /* The pictures, grouped by what they show, each group with a line saying
+   * what to look at (plots/README.md names every kind). */
+  static const struct {
+    const char *glob, *title, *caption;
+  } groups[] = {
+      {"model-*", "Table I: formula, model and simulation",
+       "the exact model's line should pass through the simulated points; the Table I line is "
+       "the paper's closed formula (the lower panel: the model's relative error)."},
+      {"time-*", "Time against message size",
+       "where our algorithms' lines cross the library's; a library line's legend names what "
+       "its selector ran at each size."},
+      {"normalized-*", "Time relative to the baseline",
+       "below 1 is faster than the baseline; lines that meet are algorithms whose times "
+       "coincide."},
+      {"speedup-*", "Speedup over each library selector",
+       "above 1 ours is faster than that library at that size."},
+      {"guideline-*", "Performance guidelines",
+       "the ratio of the guideline's two sides: above the line at 1 (plus tolerance) the "
+       "guideline is violated (circled)."},
+  };
+  fprintf(md, "\n## 4. Pictures\n\n");
+  int anypic = 0;
+  for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
     char cmd[8800];
-    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/*.png 2>/dev/null", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls plots/%s.png 2>/dev/null", dir, groups[gi].glob);
     FILE *ls = popen(cmd, "r");
     char line[4096];
     int any = 0;
     while (ls && fgets(line, sizeof line, ls)) {
       line[strcspn(line, "\n")] = '\0';
+      if (!any)
+        fprintf(md, "### %s\n\nWhat to look at: %s%s%s%s\n\n", groups[gi].title, groups[gi].caption,
+                gi == 2 ? " The baseline is " : "", gi == 2 ? (base ? base->name : "none") : "",
+                gi == 2 ? "." : "");
       fprintf(md, "![%s](%s)\n\n", line + 6, line);
-      any = 1;
+      any = anypic = 1;
     }
     if (ls) pclose(ls);
-    if (!any) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
   }
+  if (!anypic) fprintf(md, "(no pictures: is gnuplot installed? see demo.log)\n");
   fclose(md);
   printf("%s\n", path);
 done:
   fprintf(stderr, "[demo %5.1fs] %s\n", elapsed(), rc ? "failed (see the log)" : "done");
+  tee_stop();
   fclose(log);
   return rc;
 }

@@ -257,7 +257,9 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
     }
     const char *rp = tb->ran[x->algo][x->prev], *rh = tb->ran[x->algo][x->size],
                *rn = tb->ran[x->algo][x->next];
-    if (rh[0] && (strcmp(rh, rp) || strcmp(rh, rn))) {
+    /* Explained only when the point's own algorithm is the odd one out: a
+     * switch on one side only ("X, against X before") explains nothing. */
+    if (rh[0] && rp[0] && rn[0] && strcmp(rh, rp) && strcmp(rh, rn)) {
       fprintf(md,
               "- Anomaly, explained: %s at %s takes %s (%s before, %s after): the algorithm "
               "that ran there is %s, against %s before and %s after.\n",
@@ -266,16 +268,33 @@ void cs_findings_bench_md(FILE *md, const char *machine, const cs_bench_table *t
               cs_fmt_time(x->t_next, b2, sizeof b2), rh, rp[0] ? rp : "?", rn[0] ? rn : "?");
       continue;
     }
+    /* What the reader cannot see in the table: whether the library's choice
+     * changed here. Unchanged on the jump's side, the jump is inside the
+     * algorithm that ran (its segments or protocol), not the selector's. */
+    char why[512];
+    if (rh[0] && (!strcmp(rh, rp) || !strcmp(rh, rn)))
+      snprintf(why, sizeof why,
+               "the library ran %s here and at the size %s too, so its selector's choice "
+               "does not explain it: the jump is inside %s (a change of segment size or "
+               "protocol with m), or a measurement artefact",
+               rh,
+               !strcmp(rh, rp) && !strcmp(rh, rn) ? "before and after"
+               : !strcmp(rh, rp)                  ? "before"
+                                                  : "after",
+               rh);
+    else
+      snprintf(why, sizeof why,
+               "times grow with size, so this point is suspect (a change of algorithm or "
+               "protocol inside the library, or a measurement artefact)");
     fprintf(md,
             "- Anomaly: %s at %s takes %s, %.1fx %s its neighbours (%s before, %s after); "
-            "times grow with size, so this point is suspect (a change of algorithm or "
-            "protocol inside the library, or a measurement artefact).\n",
+            "%s.\n",
             tb->algo[x->algo], cs_size_str((double)tb->bytes[x->size], b1, sizeof b1),
             cs_fmt_time(x->t, t1, sizeof t1),
             x->kind == CS_ANOM_SPIKE ? x->t / fmax(x->t_prev, x->t_next)
                                      : fmin(x->t_prev, x->t_next) / x->t,
             x->kind == CS_ANOM_SPIKE ? "above" : "below", cs_fmt_time(x->t_prev, t2, sizeof t2),
-            cs_fmt_time(x->t_next, b2, sizeof b2));
+            cs_fmt_time(x->t_next, b2, sizeof b2), why);
   }
   if (zero)
     fprintf(md,

@@ -70,7 +70,9 @@ static const cs_gl_file *file_at(const cs_gl_plan *P, cs_coll coll, int single) 
 void cs_gl_plan_make(cs_gl_plan *P, const char *libalgo, const char *ours, const char *dir) {
   memset(P, 0, sizeof *P);
   P->libalgo = libalgo;
-  P->side_name[0] = "lib";
+  /* The library side is named by its selector (lib:ompi) so that every
+   * summary says which library it was; "lib" when the backend's own MPI. */
+  P->side_name[0] = strncmp(libalgo, "lib:", 4) ? "lib" : libalgo;
   P->side_name[1] = ours;
   for (int c = 0; c < CS_NCOLL; c++) {
     P->algo_of[0][c][0] = P->libalgo;

@@ -525,6 +525,22 @@ int cs_platform_hosts_per_rank(const cs_platform *pl) {
   return pl != NULL && pl->topology == CS_TOPO_HIER && pl->lanes > 1;
 }
 
+int cs_platform_one_host_per_node(const cs_platform *pl, cs_platform *out, char *err,
+                                  size_t errlen) {
+  if (pl == NULL || pl->topology != CS_TOPO_HIER) {
+    set_err(err, errlen,
+            "one host per node: only for the max-rate kinds (maxrate, lanes, hydra, "
+            "vsc3), which place ranks on hosts themselves");
+    return -1;
+  }
+  *out = *pl;
+  out->kind = CS_PLAT_MAXRATE;
+  out->RN = pl->RN * pl->lanes;
+  out->lanes = 1;
+  out->Rx = 0;
+  return cs_platform_check(out, err, errlen);
+}
+
 int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len) {
   int node, local;
   if (cs_platform_locate(pl, rank, &node, &local, NULL) != 0) return -1;
@@ -1142,6 +1158,9 @@ static void usage(FILE *f) {
       "                    --beta-l S_PER_BYTE (5e-11)\n"
       "  lanes only:       --lanes k (2)  --Rx BPS (5e10, link between two lanes of a node)\n"
       "  named machines:   --nodes N  --ppn n\n"
+      "  maxrate, lanes, hydra, vsc3: --one-host-per-node  one host of ppn cores per node, its\n"
+      "                    lanes merged into one NIC, so SMPI's node-aware library algorithms\n"
+      "                    see the nodes (otherwise each rank is its own host when lanes > 1)\n"
       "  --print-flags     print the smpirun options needed for exact costs, then exit\n"
       "gamma defaults to 2.5e-10; gamma 0 makes local work free (host speed 1e30 flop/s).\n");
 }
@@ -1259,6 +1278,7 @@ int cs_platform_main(int argc, char **argv) {
   char err[512], list[512];
   cs_platform pl;
   const char *out = NULL, *hostfile = NULL;
+  int one_host_per_node = 0;
 
   if (argc < 2)
     return bad_usage(
@@ -1284,6 +1304,10 @@ int cs_platform_main(int argc, char **argv) {
     if (strcmp(arg, "--print-flags") == 0) {
       printf("%s\n", smpirun_flags);
       return 0;
+    }
+    if (strcmp(arg, "--one-host-per-node") == 0) {
+      one_host_per_node = 1;
+      continue;
     }
     if (strncmp(arg, "--", 2) != 0) {
       options_list(allowed, list, sizeof list);
@@ -1335,6 +1359,11 @@ int cs_platform_main(int argc, char **argv) {
     apply_option(&pl, option_table[k].bit, dv, iv);
   }
   if (cs_platform_check(&pl, err, sizeof err) != 0) return bad_usage("%s", err);
+  if (one_host_per_node) {
+    cs_platform whole = pl;
+    if (cs_platform_one_host_per_node(&whole, &pl, err, sizeof err) != 0)
+      return bad_usage("%s", err);
+  }
 
   FILE *xf = stdout, *hf = NULL;
   if (out != NULL && (xf = fopen(out, "w")) == NULL) {

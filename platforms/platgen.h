@@ -153,6 +153,16 @@ int cs_platform_host_name(const cs_platform *pl, int rank, char *buf, size_t len
  */
 int cs_platform_hosts_per_rank(const cs_platform *pl);
 
+/* The same machine with one host per node (ppn cores), so that SMPI, which
+ * groups ranks into nodes by host, runs the library's node-aware algorithms
+ * on its real nodes: pl (checked) with its lanes merged into one NIC of
+ * lanes x RN, written as a maxrate platform (alpha, Rb, alpha_l, beta_l,
+ * gamma and copy costs kept). Differs from pl only where a rank's lane
+ * mattered (intra-node messages across lanes, each lane's own NIC). Returns 0
+ * and fills out, or -1 with a message in err. */
+int cs_platform_one_host_per_node(const cs_platform *pl, cs_platform *out, char *err,
+                                  size_t errlen);
+
 /*
  * The hosts of the file cs_platform_write writes for *pl (checked), as SimGrid reads it:
  * cs_platform_host_count of them; host i (0 <= i < count) has its name written into buf,

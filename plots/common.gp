@@ -3,7 +3,7 @@
 #   fmts    'png svg' (or one of them)   outpng, outsvg: the output files
 #   dir     the directory of the picture's data files s1.dat, s2.dat, ...
 #   n       number of series;  t1..tn: their legend titles;  s1..sn: their
-#           line styles (1..12, see below: one colour per algorithm)
+#           line styles (1..18, see below: one colour per algorithm)
 #   ttl     the picture's title
 #   xmin, xmax   (scripts with a bytes axis) smallest and largest size drawn
 #   xk      (optional) exponents k of the sizes 2^k to label, e.g. '3 6 9';
@@ -22,9 +22,15 @@ S(i) = value(sprintf('s%d', i))
 # ---- terminals: pngcairo (900x600) and svg, same size and fonts ----------------
 pngterm = strstrt(GPVAL_TERMINALS, 'pngcairo') > 0 ? 'pngcairo' : 'png'
 if (!exists('fsize')) fsize = 12
+# The legend sits below the plot, one entry per line, left-aligned (a
+# library's entry names what ran at each size: up to the picture's width), so
+# the picture grows by a line's height per entry and the plot keeps its
+# 600 pixels (gnuplot warned "difficulty fitting plot titles into key" and cut
+# entries with the legend above, in rows).
+ph = 600 + 21 * (exists('n') ? n : 0)
 TERM(f) = f eq 'svg' ? \
-  sprintf("set terminal svg size 900,600 dynamic enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", fsize + 2) : \
-  sprintf("set terminal %s size 900,600 enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", pngterm, fsize)
+  sprintf("set terminal svg size 900,%d dynamic enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", ph, fsize + 2) : \
+  sprintf("set terminal %s size 900,%d enhanced font 'DejaVu Sans,%d' linewidth 1.2 background rgb 'white'", pngterm, ph, fsize)
 OUT(f) = f eq 'svg' ? outsvg : outpng
 
 # ---- one style per algorithm (collsim plot maps names to these numbers) -------
@@ -43,15 +49,23 @@ set style line 9  lc rgb '#A6761D' lw 2 pt 10 ps 1.2 dt 1
 set style line 10 lc rgb '#7570B3' lw 2 pt 12 ps 1.2 dt 5
 set style line 11 lc rgb '#E7298A' lw 2 pt 14 ps 1.2 dt 1
 set style line 12 lc rgb '#1B9E77' lw 2 pt 3  ps 1.2 dt 3
+# 13..18: library variants (lib:*, native:*) and other names, in turn: dashed,
+# colours of their own, so that two selectors never share a style.
+set style line 13 lc rgb '#882255' lw 2 pt 6  ps 1.2 dt 2
+set style line 14 lc rgb '#117733' lw 2 pt 4  ps 1.2 dt 3
+set style line 15 lc rgb '#332288' lw 2 pt 8  ps 1.2 dt 4
+set style line 16 lc rgb '#AA4499' lw 2 pt 10 ps 1.2 dt 5
+set style line 17 lc rgb '#999933' lw 2 pt 12 ps 1.2 dt 2
+set style line 18 lc rgb '#44AA99' lw 2 pt 14 ps 1.2 dt 3
 set style line 20 lc rgb '#444444' lw 1.5 dt 2          # reference lines (y = 1, y = x)
 set style line 21 lc rgb '#888888' lw 1.2 dt 3            # secondary reference lines
 
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set border 3 lw 1
 set tics nomirror out scale 0.8
-set key above center horizontal Left reverse noenhanced samplen 2.5 spacing 1.1 width 1
+set key below left vertical maxcols 1 Left reverse noenhanced samplen 2.5 spacing 1.1 width 1 font ',10'
 set title noenhanced
-if (exists('ttl')) { set key title ttl noenhanced }
+if (exists('ttl')) { set title ttl noenhanced }
 
 
 

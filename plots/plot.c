@@ -246,24 +246,18 @@ static void pic_close_series(FILE *f) {
 }
 
 /* Series style: one colour per algorithm name, the same in every picture.
- * plots/common.gp has 12 line styles; 6 is the library's own (native); the
+ * plots/common.gp has 18 line styles; 6 is the library's own (native); the
  * names of the registry's other rows take the other 11, in registry order
  * (cs_algo_colour), so a new row gets a colour of its own; anything else
- * (lib:*, native:*, unknown names) takes the styles the registry leaves
- * over, in turn. */
+ * (lib:*, native:*, unknown names) takes styles 13..18 in turn (the registry
+ * left two or fewer of the 11: the four selectors shared two). */
 static int style_of(const char *algo, int *other) {
   static const int free_styles[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
   const int nfree = (int)(sizeof free_styles / sizeof free_styles[0]);
   int c = algo ? cs_algo_colour(algo) : -1;
   if (c == 0) return 6;
   if (c > 0) return free_styles[(c - 1) % nfree];
-  int used = 0;
-  for (int i = 0; i < cs_nalgos; i++) {
-    int k = cs_algo_colour(cs_algos[i].name);
-    if (k > used) used = k;
-  }
-  if (used >= nfree) return free_styles[(*other)++ % nfree];
-  return free_styles[used + (*other)++ % (nfree - used)];
+  return 13 + (*other)++ % 6; /* common.gp's styles 13..18 */
 }
 
 /* The legend title of series [s0, s1) (bytes ascending): its name, and

@@ -277,7 +277,7 @@ static void report_verify(const cs_bench_req *q, const char *path) {
  * ranks into nodes by host (Comm::init_smp), so its node-aware algorithms
  * (smp_*, mvapich2_two_level, the selectors' SMP paths) then see one-rank
  * nodes and run flat. */
-static int library_sees_flat_nodes(const char *hostfile, int np) {
+int cs_library_sees_flat_nodes(const char *hostfile, int np) {
   FILE *f = fopen(hostfile, "r");
   if (!f) return 0;
   char line[512];
@@ -379,7 +379,7 @@ int cs_bench_run(cs_bench_req *q) {
   int lib = 0;
   for (int a = 0; a < q->nalgos; a++)
     lib |= !strncmp(q->algos[a], "native", 6) || !strncmp(q->algos[a], "lib:", 4);
-  if (q->smpi && lib && !q->quiet && library_sees_flat_nodes(q->hosts, q->np))
+  if (q->smpi && lib && !q->quiet && cs_library_sees_flat_nodes(q->hosts, q->np))
     fprintf(stderr,
             "collsim bench: note: %s gives every rank its own SimGrid host (node<N>-<j>), and "
             "SMPI groups ranks into nodes by host: the library's node-aware algorithms "

@@ -71,6 +71,11 @@ typedef struct {
 } cs_bench_req;
 
 void cs_bench_defaults(cs_bench_req *q);
+/* 1 iff the first np hosts of hostfile put ranks of one node on different
+ * SimGrid hosts (node<N>-<j>): SMPI groups ranks into nodes by host, so the
+ * library's node-aware algorithms then see one-rank nodes and run flat. */
+int cs_library_sees_flat_nodes(const char *hostfile, int np);
+
 /* Runs what out lacks (resumable); 0 on success. */
 int cs_bench_run(cs_bench_req *q);
 /* The bytes size i of q really moves (for q's datatype), and whether an

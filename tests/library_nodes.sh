@@ -51,6 +51,16 @@ grep -q "see one-rank nodes here and run flat" "$w/hydra.err" && echo "ok: bench
   { echo "FAILED: no note on hydra"; fail=1; }
 grep -q "one-rank nodes" "$w/irene.err" && { echo "FAILED: a note on irene"; fail=1; } ||
   echo "ok: no note on irene"
+# The same hydra 4 x 8 with one host per node (platform --one-host-per-node:
+# its two lanes merged into one NIC, cs_platform_one_host_per_node): SMPI sees
+# the nodes, smp_rdb no longer runs as rdb, and bench has no note.
+"$cli" platform hydra --nodes 4 --ppn 8 --one-host-per-node --out "$w/hn.xml" --hostfile "$w/hn.hostfile" || fail=1
+"$cli" bench --platform "$w/hn.xml" --np 32 --coll allreduce --algos native:smp_rdb,native:rdb \
+  --bytes 16K --lib-charge off --out "$w/hn.csv" 2>"$w/hn.err" || { echo "FAILED: bench on hydra, one host per node"; fail=1; }
+a=$(t hn native:smp_rdb); b=$(t hn native:rdb)
+if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] && ! grep -q "one-rank nodes" "$w/hn.err"; then
+  echo "ok: hydra 4 x 8, one host per node: smp_rdb $a s, rdb $b s differ, no note"
+else echo "FAILED: hydra one host per node: smp_rdb '$a' s, rdb '$b' s should differ (note: $(head -c 200 "$w/hn.err"))"; fail=1; fi
 # One host per node on the one-lane hier platforms (platforms/platgen.c
 # write_node_zone: FATPIPE links cap each flow at Rb) keeps collsim's kernels'
 # max-rate times: the hostfile names node<N> ppn times; on maxrate 2 x 4 the
