@@ -22,6 +22,10 @@
  * beta (p-1)/p m (the allgather row's communication). Table I has
  * no rows for gather and scatter, so they get none here. The binomial tree
  * broadcast (a standard column Table I does not print) is q (alpha + beta m).
+ * Rabenseifner 2004, Sec. 2.3 (binary tree, formula bintree): the reduce is
+ * q (alpha + beta m + gamma m) (the binomial tree: Table I's standard
+ * reduce), the allreduce that reduce plus a binomial bcast,
+ * 2 q (alpha + beta m) + q gamma m.
  * Not in Table I either: the pairwise alltoall (Thakur, Rabenseifner, Gropp
  * 2005, MPICH's long-message alltoall), (p-1) alpha + beta (p-1)/p m + gamma
  * m/p (the own block's copy; exact for equal blocks not in place; 0 for m = 0:
@@ -56,12 +60,13 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
     case CS_F_butterfly: *t = Q * (a + b * m + g * m) + (pow2 ? 0 : a + b * m); return 0;
     case CS_F_ceilhalf: *t = 2 * Q * a + 2 * b * vol + g * vol; return 0;
     case CS_F_circulant_rsag: *t = rs_circ + ag_circ; return 0;
+    case CS_F_bintree: *t = 2 * Q * (a + b * m) + Q * g * m; return 0;
     default: return -1;
     }
   case CS_reduce:
     switch (f) {
     case CS_F_circulant:
-    case CS_F_butterfly: *t = Q * (a + b * m + g * m); return 0;
+    case CS_F_bintree: *t = Q * (a + b * m + g * m); return 0;
     case CS_F_circulant_rsg: *t = rs_circ + Q * a + b * vol; return 0;
     default: return -1;
     }
