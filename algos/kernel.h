@@ -230,6 +230,7 @@ int cs_piece_allgatherv_ceilhalf CS_PIECE_PARAMS_allgatherv;
 int cs_piece_allgatherv_butterfly CS_PIECE_PARAMS_allgatherv;
 int cs_piece_allgatherv_pairring CS_PIECE_PARAMS_allgatherv;
 int cs_piece_gatherv_circulant CS_PIECE_PARAMS_gatherv;
+int cs_piece_gatherv_toroot CS_PIECE_PARAMS_gatherv;
 
 static inline MPI_Aint cs_extent(MPI_Datatype dt) {
   MPI_Aint lb, ext;

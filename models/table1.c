@@ -29,7 +29,8 @@
  * Rabenseifner 2004, Sec. 2.7 (ring, formula pairring): reduce-scatter
  * (p-1) alpha + (beta + gamma)(p-1)/p m, allgather (p-1) alpha + beta
  * (p-1)/p m, allreduce their sum, 2 (p-1) alpha + 2 beta (p-1)/p m +
- * gamma (p-1)/p m.
+ * gamma (p-1)/p m; the reduce (reduce-scatter + every segment sent to the
+ * root) costs the same as the allreduce.
  * Not in Table I either: the pairwise alltoall (Thakur, Rabenseifner, Gropp
  * 2005, MPICH's long-message alltoall), (p-1) alpha + beta (p-1)/p m + gamma
  * m/p (the own block's copy; exact for equal blocks not in place; 0 for m = 0:
@@ -73,6 +74,7 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
     case CS_F_circulant:
     case CS_F_bintree: *t = Q * (a + b * m + g * m); return 0;
     case CS_F_circulant_rsg: *t = rs_circ + Q * a + b * vol; return 0;
+    case CS_F_pairring: *t = 2 * (P - 1) * a + 2 * b * vol + g * vol; return 0;
     default: return -1;
     }
   case CS_reduce_scatter_block:
