@@ -224,10 +224,13 @@ int cs_piece_rs_entry(cs_piece_rs_fn piece, const void *sendbuf, void *recvbuf, 
 int cs_piece_reduce_scatter_circulant CS_PIECE_PARAMS_reduce_scatter;
 int cs_piece_reduce_scatter_ceilhalf CS_PIECE_PARAMS_reduce_scatter;
 int cs_piece_reduce_scatter_butterfly CS_PIECE_PARAMS_reduce_scatter;
+int cs_piece_reduce_scatter_pairring CS_PIECE_PARAMS_reduce_scatter;
 int cs_piece_allgatherv_circulant CS_PIECE_PARAMS_allgatherv;
 int cs_piece_allgatherv_ceilhalf CS_PIECE_PARAMS_allgatherv;
 int cs_piece_allgatherv_butterfly CS_PIECE_PARAMS_allgatherv;
+int cs_piece_allgatherv_pairring CS_PIECE_PARAMS_allgatherv;
 int cs_piece_gatherv_circulant CS_PIECE_PARAMS_gatherv;
+int cs_piece_gatherv_toroot CS_PIECE_PARAMS_gatherv;
 
 static inline MPI_Aint cs_extent(MPI_Datatype dt) {
   MPI_Aint lb, ext;

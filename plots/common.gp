@@ -59,6 +59,20 @@ set style line 17 lc rgb '#999933' lw 2 pt 12 ps 1.2 dt 2
 set style line 18 lc rgb '#44AA99' lw 2 pt 14 ps 1.2 dt 3
 set style line 20 lc rgb '#444444' lw 1.5 dt 2          # reference lines (y = 1, y = x)
 set style line 21 lc rgb '#888888' lw 1.2 dt 3            # secondary reference lines
+# more algorithm styles (plots/plot.c style_of: the registry's names beyond the first 11):
+# the first palette again, with other points and dashes
+set style line 22 lc rgb '#0072B2' lw 2 pt 4  ps 1.1 dt 4
+set style line 23 lc rgb '#56B4E9' lw 2 pt 8  ps 1.1 dt 5
+set style line 24 lc rgb '#009E73' lw 2 pt 12 ps 1.2 dt 2
+set style line 25 lc rgb '#D55E00' lw 2 pt 2  ps 1.2 dt 3
+set style line 26 lc rgb '#CC79A7' lw 2 pt 1  ps 1.2 dt 4
+set style line 27 lc rgb '#E69F00' lw 2 pt 10 ps 1.2 dt 5
+set style line 28 lc rgb '#A6761D' lw 2 pt 6  ps 1.2 dt 2
+set style line 29 lc rgb '#7570B3' lw 2 pt 3  ps 1.2 dt 3
+set style line 30 lc rgb '#E7298A' lw 2 pt 5  ps 1.2 dt 4
+set style line 31 lc rgb '#1B9E77' lw 2 pt 7  ps 1.2 dt 5
+set style line 32 lc rgb '#0072B2' lw 2 pt 9  ps 1.2 dt 2
+set style line 33 lc rgb '#D55E00' lw 2 pt 13 ps 1.2 dt 4
 
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set border 3 lw 1

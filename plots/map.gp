@@ -8,7 +8,7 @@
 #   mt, mt2   the picture's title, two lines
 #   ylo, yhi  the y range (the first and last p, half a step beyond)
 # Data file s<i>.dat: x y xlo xhi ylo yhi per cell of series i.
-# Styles 1..12 are common.gp's (one per algorithm); 41..47 the ratio bands.
+# Styles 1..18 and 22..33 are common.gp's (cs_plot_style); 41..47 the ratio bands.
 _d = ''; do for [_i=strlen(ARG0):1:-1] { if (_d eq '' && ARG0[_i:_i] eq '/') { _d = ARG0[1:_i] } }
 load _d . 'common.gp'
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "plot.h"
 #include "registry.h"
 #include "sizes.h"
 
@@ -54,17 +55,6 @@ static void add_str(text *t, const char *name, const char *v) {
   add(t, "%s='", name);
   for (; *v; v++) add(t, *v == '\'' ? "''" : "%c", *v);
   add(t, "';");
-}
-
-/* The line style of a candidate: common.gp's 6 for the library's own, the
- * registry colour of collsim's rows (1..5, 7..12), the rest in turn. */
-static int style_of(const char *name, int *other) {
-  static const int free_styles[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
-  const int nfree = 11;
-  int c = cs_algo_colour(name);
-  if (c == 0) return 6;
-  if (c > 0) return free_styles[(c - 1) % nfree];
-  return free_styles[(nfree - 1 - (*other)++ % nfree)];
 }
 
 /* The directory of the gnuplot scripts (plots/): COLLSIM_PLOTS_DIR, or beside the program. */
@@ -250,7 +240,7 @@ int cs_map_plot(const cs_map_pics *m) {
     if (m->winner[c] >= 0) wins[m->winner[c]]++;
   }
   for (int a = 0; a < m->ncand; a++) {
-    styles[a] = style_of(m->cand[a], &other);
+    styles[a] = cs_plot_style(m->cand[a], &other);
     snprintf(titles[a], sizeof titles[a], "%s (%d cell%s)", m->cand[a], wins[a],
              wins[a] == 1 ? "" : "s");
     tp[a] = titles[a];

@@ -246,13 +246,14 @@ static void pic_close_series(FILE *f) {
 }
 
 /* Series style: one colour per algorithm name, the same in every picture.
- * plots/common.gp has 18 line styles; 6 is the library's own (native); the
- * names of the registry's other rows take the other 11, in registry order
+ * plots/common.gp has 30 line styles (1-18, 22-33); 6 is the library's own
+ * (native); the names of the registry's other rows take 23 of the rest, in registry order
  * (cs_algo_colour), so a new row gets a colour of its own; anything else
- * (lib:*, native:*, unknown names) takes styles 13..18 in turn (the registry
- * left two or fewer of the 11: the four selectors shared two). */
-static int style_of(const char *algo, int *other) {
-  static const int free_styles[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12};
+ * (lib:*, native:*, unknown names) takes styles 13..18 in turn (so that the selectors never share a
+ * style with a registry name). */
+int cs_plot_style(const char *algo, int *other) {
+  static const int free_styles[] = {1,  2,  3,  4,  5,  7,  8,  9,  10, 11, 12, 22,
+                                    23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33};
   const int nfree = (int)(sizeof free_styles / sizeof free_styles[0]);
   int c = algo ? cs_algo_colour(algo) : -1;
   if (c == 0) return 6;
@@ -411,7 +412,7 @@ static void plan_time(long g0, long g1) {
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, series_title(s0, s1, lt, sizeof lt));
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(T.recs[s0].s[1], &other));
+    pa_num(p, tmp, cs_plot_style(T.recs[s0].s[1], &other));
   }
   char nm[600];
   snprintf(nm, sizeof nm, "time-%s-p%ld%s", r0->s[0], r0->p, suf);
@@ -489,7 +490,7 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, series_title(s0, s1, lt, sizeof lt));
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(a, &other));
+    pa_num(p, tmp, cs_plot_style(a, &other));
   }
   if (!p) {
     note(nm, "nothing to draw (no algorithm with times > 0 at the sizes of %s)", ref);
@@ -573,7 +574,7 @@ static void plan_model(long g0, long g1) {
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, T.recs[s0].s[1]);
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(T.recs[s0].s[1], &other));
+    pa_num(p, tmp, cs_plot_style(T.recs[s0].s[1], &other));
   }
   if (!p) {
     char nm[600];
@@ -694,7 +695,7 @@ static void plan_validate(long g0, long g1) {
     snprintf(tmp, sizeof tmp, "t%d", n);
     pa_str(p, tmp, algo);
     snprintf(tmp, sizeof tmp, "s%d", n);
-    pa_num(p, tmp, style_of(algo, &other));
+    pa_num(p, tmp, cs_plot_style(algo, &other));
   }
   free(order);
   if (!p) {

@@ -41,4 +41,10 @@ int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, in
 /* Writes the registry's default baselines, e.g. "X for allreduce". */
 void cs_plot_print_baselines(FILE *f);
 
+/* The gnuplot line style (plots/common.gp) of a series of algorithm algo:
+ * the library's own 6, a registry name its own colour (cs_algo_colour), the
+ * same in every picture; anything else (lib:*, native:*) the next of 13..18
+ * (*other counts them per picture). */
+int cs_plot_style(const char *algo, int *other);
+
 #endif

@@ -39,19 +39,19 @@ int main(void) {
   expect(CS_allreduce, C, "reduce_scatter:butterfly allgatherv:ceilhalf", OK);
   expect(CS_allreduce, C | N,
          "reduce_scatter:circulant@node allreduce:butterfly@lane allgatherv:circulant@node", OK);
-  expect(CS_allreduce, C | N, "reduce:butterfly@node allreduce:native@leaders bcast:native@node",
+  expect(CS_allreduce, C | N, "reduce:binomial@node allreduce:native@leaders bcast:native@node",
          OK);
-  expect(CS_allreduce, C, "reduce:butterfly bcast:binomial", OK);
+  expect(CS_allreduce, C, "reduce:binomial bcast:binomial", OK);
   expect(CS_allreduce, C | N,
-         "reduce:butterfly@node allreduce:circulant_rsag@leaders bcast:binomial@node", OK);
+         "reduce:binomial@node allreduce:circulant_rsag@leaders bcast:binomial@node", OK);
   expect(CS_bcast, 0, "bcast:binomial", OK);
   /* Names: collective, algorithm, communicator, syntax, with what is valid. */
   expect(CS_allreduce, C, "reduce_scatter:circulant allgather:circulant",
          WANT("'allgather:circulant'", "not a collective a part can be", "valid: reduce_scatter"));
   expect(CS_allreduce, C, "reduce_scatter:circulant allgatherv:nosuch",
-         WANT("allgatherv has no algorithm 'nosuch'", "valid: circulant, ceilhalf, butterfly)"));
+         WANT("allgatherv has no algorithm 'nosuch'", "valid: circulant, ceilhalf, butterfly, pairring)"));
   expect(CS_allreduce, C, "reduce_scatter:native allgatherv:circulant",
-         WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly)"));
+         WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly, pairring)"));
   expect(CS_allreduce, C | N, "allreduce:butterfly@socket",
          WANT("unknown communicator 'socket'", "valid: comm, node, lane, leaders"));
   expect(CS_allreduce, C, "allreduce", WANT("'allreduce' is not COLLECTIVE:ALGORITHM"));
@@ -62,14 +62,14 @@ int main(void) {
          WANT("joins a split that no part before it made"));
   expect(CS_allreduce, C | N, "reduce_scatter:circulant@node allgatherv:circulant@lane",
          WANT("made on node"));
-  expect(CS_allreduce, C, "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
+  expect(CS_allreduce, C, "reduce:binomial@node allreduce:butterfly@leaders bcast:binomial@node",
          WANT("must be CS_NODE_AWARE"));
-  expect(CS_allreduce, C | N, "reduce:butterfly bcast:binomial", WANT("for nothing"));
-  expect(CS_allreduce, N, "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
-         WANT("'reduce:butterfly@node' needs a commutative op", "CS_COMMUTATIVE"));
+  expect(CS_allreduce, C | N, "reduce:binomial bcast:binomial", WANT("for nothing"));
+  expect(CS_allreduce, N, "reduce:binomial@node allreduce:butterfly@leaders bcast:binomial@node",
+         WANT("'reduce:binomial@node' needs a commutative op", "CS_COMMUTATIVE"));
   expect(CS_allreduce, C | N, "reduce_scatter:circulant@leaders allgatherv:circulant@leaders",
          WANT("splits and joins on leaders are not supported"));
-  expect(CS_reduce, C | N, "reduce:butterfly@node reduce:butterfly@leaders",
+  expect(CS_reduce, C | N, "reduce:binomial@node reduce:binomial@leaders",
          WANT("a rooted row (reduce) runs its parts on comm only"));
   expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
   return cs_test_end();

@@ -1,7 +1,7 @@
-/* Binomial tree reduce: the "standard" reduction-to-root of Table I in Träff
- * et al. 2023, ceil(log2 p) (alpha + beta m + gamma m). It is registered as
- * reduce/butterfly (the butterfly family is Table I's "standard" column), but
- * it is a binomial tree, hence its folder.
+/* Binomial tree reduce: Rabenseifner 2004's "binary tree" reduction with full
+ * vectors (Sec. 2.3) and the "standard" reduction-to-root of Table I in
+ * Träff et al. 2023, ceil(log2 p) (alpha + beta m + gamma m). Registered
+ * once, as reduce/binomial; allreduce/bintree composes it with bcast/binomial.
  *
  * Accepts: any p, any root, commutative ops only, MPI_IN_PLACE at the root.
  * Schedule: with virtual ranks v = (r - root) mod p, in round k a rank with
@@ -17,8 +17,8 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_reduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        int root, MPI_Comm comm, const cs_ctx *ctx) {
+int cs_reduce_binomial(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                       int root, MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);

@@ -8,7 +8,7 @@
  * below. Writing a composition is writing such a row:
  *
  *   CS_COMPOSE(allreduce, hierarchical, "hierarchical", CS_COMMUTATIVE | CS_NODE_AWARE, none,
- *              "reduce:butterfly@node allreduce:butterfly@leaders bcast:binomial@node",
+ *              "reduce:binomial@node allreduce:butterfly@leaders bcast:binomial@node",
  *              "...")
  *
  * The data: the row's vector (allreduce, reduce, bcast rows; count elements
