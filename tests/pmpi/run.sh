@@ -178,7 +178,7 @@ for np in ${nps//,/ }; do
   # gatherv switch the algorithm off with one warning each.
   tag="threshold-np$np"
   if launch "$tag" "$np" 1 COLLSIM_ALLREDUCE=butterfly COLLSIM_ALLREDUCE_MIN_BYTES=1 \
-    COLLSIM_ALLREDUCE_MAX_BYTES=64K COLLSIM_REDUCE=butterfly COLLSIM_REDUCE_MIN_BYTES=12x \
+    COLLSIM_ALLREDUCE_MAX_BYTES=64K COLLSIM_REDUCE=binomial COLLSIM_REDUCE_MIN_BYTES=12x \
     COLLSIM_GATHERV=circulant COLLSIM_GATHERV_MAX_BYTES=1M COLLSIM_GATHER=circulant \
     COLLSIM_GATHER_MAX_BYTES=0; then
     same_as_base "$tag" "$np"
@@ -188,7 +188,7 @@ for np in ${nps//,/ }; do
       fail "$tag: allreduce calls=$(field "$tag" "allreduce butterfly" calls 0) (want $((8 * ITERS)))"
     [ "$(field "$tag" "allreduce butterfly" fallback 0)" = $(((2 + inter) * ITERS)) ] ||
       fail "$tag: allreduce fallback=$(field "$tag" "allreduce butterfly" fallback 0) (want $(((2 + inter) * ITERS)))"
-    [ "$(field "$tag" "reduce butterfly" calls 0)" = 0 ] || fail "$tag: reduce ran despite a bad threshold"
+    [ "$(field "$tag" "reduce binomial" calls 0)" = 0 ] || fail "$tag: reduce ran despite a bad threshold"
     [ "$(field "$tag" "gatherv circulant" calls 0)" = 0 ] || fail "$tag: gatherv ran despite a threshold"
     [ "$(field "$tag" "gather circulant" calls 0)" = 0 ] || fail "$tag: gather ran above MAX_BYTES=0"
     [ "$(field "$tag" "gather circulant" outside 0)" = $((2 * ITERS)) ] || fail "$tag: gather outside != $((2 * ITERS))"
