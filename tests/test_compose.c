@@ -49,9 +49,11 @@ int main(void) {
   expect(CS_allreduce, C, "reduce_scatter:circulant allgather:circulant",
          WANT("'allgather:circulant'", "not a collective a part can be", "valid: reduce_scatter"));
   expect(CS_allreduce, C, "reduce_scatter:circulant allgatherv:nosuch",
-         WANT("allgatherv has no algorithm 'nosuch'", "valid: circulant, ceilhalf, butterfly, pairring)"));
-  expect(CS_allreduce, C, "reduce_scatter:native allgatherv:circulant",
-         WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly, pairring)"));
+         WANT("allgatherv has no algorithm 'nosuch'",
+              "valid: circulant, ceilhalf, butterfly, pairring)"));
+  expect(
+      CS_allreduce, C, "reduce_scatter:native allgatherv:circulant",
+      WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly, pairring)"));
   expect(CS_allreduce, C | N, "allreduce:butterfly@socket",
          WANT("unknown communicator 'socket'", "valid: comm, node, lane, leaders"));
   expect(CS_allreduce, C, "allreduce", WANT("'allreduce' is not COLLECTIVE:ALGORITHM"));
