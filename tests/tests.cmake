@@ -171,8 +171,8 @@ add_test(NAME model_breaks COMMAND bash ${T}/model_breaks.sh ${CMAKE_SOURCE_DIR}
 # neighbours); the full matrix, every p = 2..40:
 #   bash tests/model_vs_sim.sh build/collsim-cli 2-40 1,1000,4096,64K,1M
 set(MVS bash ${T}/model_vs_sim.sh ${CLI})
-add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-9,11,13,15,16,17,19 1,1000,4096,64K,1M)
-add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 23,24,29,31,32,33,37,40 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-9,11,13,16,17 1,1000,4096,64K,1M)
+add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 24,29,31,32,33,40 1,1000,4096,64K,1M)
 add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
