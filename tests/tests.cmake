@@ -175,6 +175,7 @@ add_test(NAME model_vs_sim_p2_20 COMMAND ${MVS} 2-9,11,13,16,17 1,1000,4096,64K,
 add_test(NAME model_vs_sim_p21_40 COMMAND ${MVS} 24,29,31,32,33,40 1,1000,4096,64K,1M)
 add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
+# (at p > 100 without the ring family, pairring: MVS_ALL=1 bash tests/model_vs_sim.sh ... 1152 1152,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 # ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
