@@ -21,6 +21,8 @@ cs_model cs_model_abg(double alpha, double beta, double gamma) {
   m.envelope = CS_SMPI_ENVELOPE;
   m.ppn = 1;
   m.lanes = 1;
+  m.f_alpha = 1;
+  m.f_beta = 1;
   return m;
 }
 

@@ -106,6 +106,16 @@ typedef struct {
    * library collective that a kernel calls inside the priced call; NULL:
    * SMPI's default, what collsim's timing runs use. */
   const char *lib;
+  /* Rabenseifner's unidirectional factors (2004, Sec. 2): f_alpha =
+   * alpha_uni / alpha_x, f_beta = beta_uni / beta_x, where alpha_x + beta_x m
+   * is a bidirectional exchange and alpha_uni + beta_uni m a one-way message.
+   * alpha and beta above are one-way (what one message alone costs), so the
+   * formulas' exchange terms are alpha / f_alpha and beta / f_beta. Full
+   * duplex (the default, cs_model_abg): both 1. Half duplex (half_duplex = 1:
+   * the abg platform's links SHARED, an exchange costs alpha + 2 beta m):
+   * f_alpha = 1, f_beta = 1/2. */
+  int half_duplex;
+  double f_alpha, f_beta;
 } cs_model;
 
 /* What the model charges for one message of b bytes alone, without

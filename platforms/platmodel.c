@@ -28,6 +28,8 @@ int cs_platform_model(const cs_platform *pl, cs_model *mo, char *note, size_t no
   mo->Rx = pl->lanes > 1 ? pl->Rx : 0;
   mo->ppn = pl->ppn;
   mo->lanes = pl->lanes;
+  mo->f_alpha = 1; /* full duplex (model.h) */
+  mo->f_beta = 1;
   /* local work as the hosts' properties charge it (platgen.c: local_props) */
   mo->local = pl->local;
   mo->copy = pl->copy;
