@@ -199,8 +199,10 @@ int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, cha
    * flight together share links, priced by the fluid evaluator (fluid.c).
    * Programs of blocking steps only keep the sweeps below, whose processes
    * have at most one flow in and one out at a time (nothing to share on
-   * abg's per-host full-duplex links). */
-  if (g->nb) return cs_model_price_fluid(mo, g, st, err, errlen);
+   * abg's per-host full-duplex links). Half-duplex links are shared by a
+   * process's send and receive, which the sweeps do not express: the fluid
+   * evaluator prices every program there. */
+  if (g->nb || mo->half_duplex) return cs_model_price_fluid(mo, g, st, err, errlen);
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);

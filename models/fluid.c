@@ -145,11 +145,18 @@ static event pop(fluid *x) {
 /* ---- flows and resources -------------------------------------------------- */
 
 /* The resources and latency of a message from i to j: abg's per-host
- * full-duplex links (up of i, down of j). */
+ * links, full duplex (SPLITDUPLEX: i's link up, j's link down, resources 2i
+ * and 2j + 1) or half duplex (SHARED: i's and j's one link each, resources i
+ * and j, carrying both directions). */
 static void route(const fluid *x, flow *f) {
   f->nres = 2;
-  f->res[0] = 2 * f->src;
-  f->res[1] = 2 * f->dst + 1;
+  if (x->mo->half_duplex) {
+    f->res[0] = f->src;
+    f->res[1] = f->dst;
+  } else {
+    f->res[0] = 2 * f->src;
+    f->res[1] = 2 * f->dst + 1;
+  }
   f->lat = x->mo->alpha;
 }
 

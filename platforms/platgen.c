@@ -654,8 +654,8 @@ static void regen_command(const cs_platform *pl, char *buf, size_t len) {
   case CS_PLAT_ABG:
     fmt_num(a, sizeof a, pl->alpha);
     fmt_num(b, sizeof b, pl->beta);
-    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s%s",
-             pl->np, a, b, g, gc);
+    snprintf(buf, len, "collsim platform abg, options: np %d, alpha %s, beta %s, gamma %s%s%s",
+             pl->np, a, b, g, gc, pl->half_duplex ? ", duplex half" : "");
     break;
   case CS_PLAT_MAXRATE:
   case CS_PLAT_LANES:
@@ -714,6 +714,7 @@ static void write_header(FILE *f, const cs_platform *pl) {
           kind_names[pl->kind], pl->np, pl->nodes, pl->ppn, pl->lanes, pl->alpha, pl->beta,
           pl->gamma, pl->alpha_l, pl->beta_l, pl->Rb, pl->RN, pl->Rx);
   write_segments(f, pl);
+  if (pl->half_duplex) fputs(" duplex=half", f);
   fputs("\n\n", f);
   if (m != NULL) {
     comment_text(f, "  ", m->facts);
@@ -731,6 +732,24 @@ static void write_header(FILE *f, const cs_platform *pl) {
   fmt_num(x, sizeof x, pl->RN);
   switch (pl->topology) {
   case CS_TOPO_FLAT:
+    if (pl->half_duplex) {
+      comment_text(f, "  ",
+                   "Kind abg, half duplex: a contention-free alpha-beta-gamma machine whose\n"
+                   "links carry one direction at a time.\n"
+                   "Topology: every host (one per rank) has a private SHARED link of bandwidth\n"
+                   "  1/beta and latency alpha/2 to a star centre, used by its messages in both\n"
+                   "  directions; there is no backbone:\n"
+                   "      node0   node1   node2  ...  node<P-1>\n"
+                   "        |       |       |             |      (1/beta, alpha/2, both ways)\n"
+                   "        +=======+== star centre ======+\n");
+      comment_printf(f,
+                     "Cost: one message of m bytes alone takes alpha + beta (m + 16) s (SMPI adds\n"
+                     "  a 16-byte envelope); an exchange (Sendrecv) takes alpha + 2 beta (m + 16)\n"
+                     "  s, as the two messages share both links (Rabenseifner's f_beta = 1/2).\n"
+                     "  alpha = %s s, beta = %s s/byte.\n",
+                     a, b);
+      break;
+    }
     comment_text(f, "  ",
                  "Kind abg: a contention-free, full-duplex alpha-beta-gamma machine.\n"
                  "Topology: every host (one per rank) has a private SPLITDUPLEX link of\n"
@@ -932,9 +951,9 @@ static void write_flat(FILE *f, const cs_platform *pl) {
   speed_attr(speed, sizeof speed, pl);
   fprintf(f,
           "  <cluster id=\"abg\" prefix=\"node\" suffix=\"\" radical=\"0-%d\" speed=\"%s\"\n"
-          "           bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"",
+          "           bw=\"%s\" lat=\"%s\" sharing_policy=\"%s\"",
           pl->np - 1, speed, num(bw, sizeof bw, 1.0 / pl->beta, "Bps"),
-          num(lat, sizeof lat, pl->alpha / 2, "s"));
+          num(lat, sizeof lat, pl->alpha / 2, "s"), pl->half_duplex ? "SHARED" : "SPLITDUPLEX");
   if (pl->local.n > 0 || pl->copy.n > 0) {
     /* SimGrid gives a cluster's properties to each of its hosts. */
     fputs(">\n", f);
@@ -1152,6 +1171,8 @@ static void usage(FILE *f) {
       "100Gbps, 1GiBps; an s/byte option takes a rate and inverts it (--beta 10GBps = 1e-10)\n"
       "  all kinds:        --out FILE (default stdout)  --hostfile FILE  --gamma S_PER_BYTE\n"
       "  abg:              --np P (8)  --alpha S (1e-6)  --beta S_PER_BYTE (1e-10)\n"
+      "                    --duplex full|half (full: SPLITDUPLEX links; half: SHARED, an\n"
+      "                    exchange costs alpha + 2 beta m, a one-way message alpha + beta m)\n"
       "  abg, maxrate, lanes: --gamma-copy S_PER_BYTE (a local copy's cost; default: gamma)\n"
       "  maxrate, lanes:   --nodes N (4)  --ppn n (8)  --alpha S (1e-6)  --Rb BPS\n"
       "                    (5e9; lanes 12.5e9)  --RN BPS (12.5e9, per NIC)  --alpha-l S (2e-7)\n"
@@ -1227,7 +1248,9 @@ static void options_list(int bits, char *buf, size_t len) {
     if (n < 0) break;
     used += (size_t)n;
   }
-  if (used < len) snprintf(buf + used, len - used, ", --out, --hostfile");
+  if (used < len)
+    snprintf(buf + used, len - used, "%s, --out, --hostfile",
+             (bits & OPT_NP) ? ", --duplex" : ""); /* --duplex: abg, the kind with --np */
 }
 
 /* Parse a whole string as an int. */
@@ -1342,6 +1365,15 @@ int cs_platform_main(int argc, char **argv) {
       hostfile = value;
       continue;
     }
+    if (strcmp(name, "duplex") == 0) {
+      if (pl.kind != CS_PLAT_ABG)
+        return bad_usage("option --duplex is valid for kind abg only (got kind %s)",
+                         kind_names[pl.kind]);
+      if (strcmp(value, "full") != 0 && strcmp(value, "half") != 0)
+        return bad_usage("option --duplex needs full or half, got '%s'", value);
+      pl.half_duplex = strcmp(value, "half") == 0;
+      continue;
+    }
     size_t k;
     for (k = 0; k < sizeof option_table / sizeof option_table[0]; k++)
       if (strcmp(name, option_table[k].name) == 0) break;
@@ -1413,6 +1445,7 @@ int cs_platform_read(const char *path, cs_platform *pl, char *err, size_t errlen
       }
       for (int k = 0; k < CS_PLAT_NKINDS; k++)
         if (strcmp(kind_names[k], kind) == 0) pl->kind = (cs_platform_kind)k;
+      pl->half_duplex = strstr(m, " duplex=half") != NULL;
       /* The kind decides the network description, as in cs_platform_check. */
       const cs_machine *mach = find_machine(pl->kind);
       pl->topology =
@@ -1458,6 +1491,7 @@ int cs_platform_is_generated(const char *path, const cs_platform *line, cs_platf
   g.net = r.net;
   g.local = r.local;
   g.copy = r.copy;
+  g.half_duplex = r.half_duplex;
   if (cs_platform_check(&g, NULL, 0) != 0) return -1;
   /* Written anew into a temporary file (standard C: this module needs no POSIX),
    * then compared. */

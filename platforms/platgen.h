@@ -105,6 +105,11 @@ typedef struct cs_platform {
    * (collsim-local-copy; n = 0: a copy costs as a reduction). All go into the
    * collsim-model line (net=, local=, copy=). */
   cs_pw net, local, copy;
+  /* abg only: 1 = half duplex, every host's link SHARED by both directions (an
+   * exchange costs alpha + 2 beta m, a one-way message alpha + beta m;
+   * Rabenseifner's f_beta = 1/2); 0 = full duplex, SPLITDUPLEX (the default).
+   * On the collsim-model line as duplex=half (absent: full). */
+  int half_duplex;
 } cs_platform;
 
 /* The valid kind names, in cs_platform_kind order, as a NULL-terminated array. */

@@ -13,6 +13,10 @@ int cs_platform_model(const cs_platform *pl, cs_model *mo, char *note, size_t no
     mo->net = pl->net;
     mo->local = pl->local;
     mo->copy = pl->copy;
+    if (pl->half_duplex) { /* model.h: Rabenseifner's f factors */
+      mo->half_duplex = 1;
+      mo->f_beta = 0.5;
+    }
     return 1;
   }
   memset(mo, 0, sizeof *mo);

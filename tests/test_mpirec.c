@@ -186,6 +186,49 @@ static void chain(int r, void *arg) {
   csrec_shared_free(a);
 }
 
+/* Half duplex (cs_model.half_duplex, a SHARED link per host): a one-way
+ * message of m bytes alone costs alpha + beta (m + 16), an exchange of m
+ * bytes each way alpha + 2 beta (m + 16) (both flows share both links);
+ * full duplex, both cost the one-way time. */
+enum { HD_M = 1000 };
+static void one_way(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(HD_M);
+  if (r == 0) MPI_Send(a, HD_M, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+  if (r == 1) MPI_Recv(a, HD_M, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  csrec_shared_free(a);
+}
+static void exchange(int r, void *arg) {
+  (void)arg;
+  char *a = csrec_shared_malloc(2 * HD_M);
+  MPI_Sendrecv(a, HD_M, MPI_BYTE, 1 - r, 0, a + HD_M, HD_M, MPI_BYTE, 1 - r, 0, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  csrec_shared_free(a);
+}
+static void test_half_duplex(void) {
+  const double alpha = 1e-6, beta = 1e-9;
+  void (*body[2])(int, void *) = {one_way, exchange};
+  for (int half = 0; half <= 1; half++) {
+    for (int k = 0; k < 2; k++) {
+      cs_prog g;
+      char err[512];
+      ASSERT(cs_prog_init(&g, 2) == 0, "no memory for 2 programs");
+      int rc = csrec_run(2, 0, body[k], NULL, &g, err, sizeof err);
+      cs_model mo = cs_model_abg(alpha, beta, 0);
+      mo.half_duplex = half;
+      mo.f_beta = half ? 0.5 : 1;
+      cs_model_stats st;
+      rc = rc ? rc : cs_model_price(&mo, &g, &st, err, sizeof err);
+      double want = alpha + (half && k == 1 ? 2 : 1) * beta * (HD_M + 16);
+      ASSERT(rc == 0 && fabs(st.time - want) <= 1e-12 * want, "%s duplex, %s: %.12g s, want %.12g",
+             half ? "half" : "full", k ? "an exchange" : "a one-way message", rc ? 0 : st.time,
+             want);
+      if (rc) fprintf(stderr, "%s\n", err);
+      cs_prog_free(&g);
+    }
+  }
+}
+
 static void test_posted(void) {
   cs_prog g;
   char err[512];
@@ -350,6 +393,7 @@ int main(void) {
   }
   test_lsum();
   test_posted();
+  test_half_duplex();
   cs_prog g;
   ASSERT(cs_prog_init(&g, 12) == 0, "no memory for 12 programs");
   char err[512];

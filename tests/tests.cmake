@@ -177,6 +177,12 @@ add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 # (at p > 100 without the ring family, pairring: MVS_ALL=1 bash tests/model_vs_sim.sh ... 1152 1152,1M)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
+# Half duplex (`collsim platform abg --duplex half`, SHARED links; the fluid
+# evaluator prices every program there): a sample; the full matrix is
+# MVS_DUPLEX=half bash tests/model_vs_sim.sh build/collsim-cli 2-40,64,100 1,1000,4096,64K,1M,16M
+# (and 1152 1M).
+add_test(NAME model_vs_sim_half COMMAND ${MVS} 3,13,33 1,1M)
+set_tests_properties(model_vs_sim_half PROPERTIES ENVIRONMENT MVS_DUPLEX=half)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 # ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
 # process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
