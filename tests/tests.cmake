@@ -159,6 +159,10 @@ add_test(NAME model_table_rooted COMMAND ${MT} reduce,gather,gatherv,scatter,sca
 # setup collectives (for kernel contexts), world ranks in records, loud
 # failure of an unsupported call (tests/test_mpirec.c).
 add_test(NAME mpirec COMMAND test_mpirec)
+# Rabenseifner's closed formulas (models/table1.c) equal the exact models where
+# the paper's assumptions hold, full and half duplex (tests/test_formulas.c says
+# where and why not); p = 1152 too: build/test_formulas check 2-33,48,64,100,1152
+add_test(NAME formulas COMMAND test_formulas check)
 # model_breaks: a scratch copy whose ceilhalf reduce-scatter drops one block
 # gives a different model_s (tests/model_breaks.sh; builds the CLI there).
 add_test(NAME model_breaks COMMAND bash ${T}/model_breaks.sh ${CMAKE_SOURCE_DIR} ${CLI})
