@@ -57,6 +57,18 @@
  *    (2 n b + n gamma) / p; reduce (p-1)(a + au) + n (b + bu) + n gamma -
  *    (n (b + bu) + n gamma) / p; the reduce-scatter alone (p-1) a + (b +
  *    gamma)(p-1)/p n, the allgather (p-1) a + b (p-1)/p n.
+ * Bienz, Olson, Gropp 2019 (NAP seed), eqs. 4-6 on the node-aware max-rate
+ * model (n nodes of ppn processes, p = n ppn, s = m + envelope bytes;
+ * intra-node alpha_l, beta_l; inter-node alpha, per-process rate Rb, NIC
+ * rate RN; logs rounded up to whole steps; an abg model is ppn = 1,
+ * alpha_l = alpha, beta_l = beta, Rb = 1/beta, RN unlimited):
+ *  eq. 4 recursive doubling (the butterfly allreduce on max-rate and k-lane
+ *    models): (alpha_l + beta_l s) log2 ppn + (alpha + ppn s / min(RN, ppn
+ *    Rb)) log2 n + gamma m log2 p;
+ *  eq. 5 SMP (formula smp, `allreduce hierarchical`): (alpha_l + beta_l s)
+ *    log2 ppn + (alpha + s / Rb) log2 n + gamma m log2 p;
+ *  eq. 6 NAP (formula nap): (alpha_l + beta_l s) log2 p + (alpha + ppn s /
+ *    min(RN, ppn Rb)) log_ppn n + gamma m (log2 p + log_ppn n).
  * Where these equal collsim's exact models and where not, and why:
  * docs/models.md, "Rabenseifner's formulas and the exact model".
  * Not in Table I either: the pairwise alltoall (Thakur, Rabenseifner, Gropp
@@ -89,13 +101,34 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
     *t = 0;
     return 0;
   }
+  /* the NAP seed's node-aware parameters (eqs. 4-6) */
+  int abg = mo->kind == CS_MODEL_ABG, ppn = abg || mo->ppn < 1 ? 1 : mo->ppn;
+  double al = abg ? au : mo->alpha_l + mo->beta_l * mo->envelope, bl = abg ? bu : mo->beta_l;
+  double Rb = abg ? 1 / bu : mo->Rb, RN = abg ? INFINITY : mo->RN * (mo->lanes > 1 ? mo->lanes : 1);
+  double s_ = m + mo->envelope, nn = (double)((p + ppn - 1) / ppn);
+  double lg_ppn = ceil(log2((double)ppn) - 1e-12), lg_n = ceil(log2(nn) - 1e-12);
+  double lg_ppn_n = 0; /* ceil(log_ppn n) */
+  for (double c = 1; c < nn && ppn > 1; c *= ppn) lg_ppn_n++;
+  double inj = ppn * s_ / fmin(RN, ppn * Rb); /* ppn processes inject at once */
   double ag_circ = Q * a + b * vol + g * ceil(m / 2);
   double rs_circ = Q * a + (b + g) * (twoq - 1) / P * m;
   switch (coll) {
   case CS_allreduce:
     switch (f) {
     case CS_F_circulant: *t = Q * (a + b * m + 2 * g * m); return 0;
-    case CS_F_butterfly: *t = Q * (a + b * m + g * m) + (pow2 ? 0 : au + bu * m); return 0;
+    case CS_F_butterfly:
+      if (!abg) { /* the NAP seed's eq. 4 */
+        *t = (al + bl * s_) * lg_ppn + (mo->alpha + inj) * lg_n + g * m * Q;
+        return 0;
+      }
+      *t = Q * (a + b * m + g * m) + (pow2 ? 0 : au + bu * m);
+      return 0;
+    case CS_F_smp:
+      *t = (al + bl * s_) * lg_ppn + (mo->alpha + s_ / Rb) * lg_n + g * m * Q;
+      return 0;
+    case CS_F_nap:
+      *t = (al + bl * s_) * Q + (mo->alpha + inj) * lg_ppn_n + g * m * (Q + lg_ppn_n);
+      return 0;
     case CS_F_ceilhalf: *t = 2 * Q * a + 2 * b * vol + g * vol; return 0;
     case CS_F_circulant_rsag: *t = rs_circ + ag_circ; return 0;
     case CS_F_bintree: *t = Q * (2 * au + 2 * m * bu + m * g); return 0;
