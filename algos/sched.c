@@ -71,6 +71,35 @@ int cs_circ_iter_next(cs_circ_iter *it) {
   return 0;
 }
 
+/* Subsets (with multiplicity) of d_{k+1..q-1} whose sum is at most x. */
+static long circ_sums_upto(const cs_circ *c, int k, long x) {
+  if (x < 0) return 0;
+  long n = 1; /* the subset of what is left below, all of it empty */
+  for (int i = c->q - 1; i > k; i--)
+    if (c->d[i] <= x) {
+      /* without d_i: every subset of d_{k+1..i-1}, whose sums are at most
+       * their total <= d_i <= x; with it: the rest below x - d_i */
+      n += 1L << (i - k - 1);
+      x -= c->d[i];
+    }
+  return n;
+}
+
+/* Offsets o = d_k + S of rel(B^k) in [lo, hi]. */
+static long circ_offsets_in(const cs_circ *c, int k, long lo, long hi) {
+  if (lo > hi) return 0;
+  return circ_sums_upto(c, k, hi - c->d[k]) - circ_sums_upto(c, k, lo - 1 - c->d[k]);
+}
+
+long cs_circ_count_blocks(const cs_circ *c, int k, int rank, int b0, int b1) {
+  if (k < 0 || k >= c->q || b0 >= b1) return 0;
+  long r = rank, p = c->p;
+  /* block b <= rank is offset rank - b, block b > rank offset rank - b + p */
+  long e1 = b1 < r + 1 ? b1 : r + 1, s2 = b0 > r + 1 ? b0 : r + 1;
+  return circ_offsets_in(c, k, r - e1 + 1, r - b0) +
+         circ_offsets_in(c, k, r + p - b1 + 1, r + p - s2);
+}
+
 int cs_circ_in_block_set(const cs_circ *c, int k, int v) {
   if (k < 0 || k >= c->q) return 0;
   int rest = v - c->d[k];

@@ -59,6 +59,14 @@ typedef struct {
 void cs_circ_iter_init(cs_circ_iter *it, const cs_circ *c, int k);
 int cs_circ_iter_next(cs_circ_iter *it);
 
+/* How many offsets o of rel(B^k) (with multiplicity, as cs_circ_iter
+ * enumerates them) name a block (rank - o) mod p in [b0, b1), in O(q): the
+ * distances are weakly superincreasing (d_i >= d_0 + ... + d_{i-1}), so the
+ * subset sums of d_{k+1..q-1} up to a bound are counted greedily. Block
+ * sizes of even and single layouts sum in O(q) per round with it instead of
+ * O(p) over the enumeration. */
+long cs_circ_count_blocks(const cs_circ *c, int k, int rank, int b0, int b1);
+
 /* True iff offset v (1 <= v < p) is in rel(B^k): v - d_k is a subset sum of
  * d_{k+1..q-1} (superincreasing, so greedy decides in O(q)). */
 int cs_circ_in_block_set(const cs_circ *c, int k, int v);

@@ -193,8 +193,19 @@ void cs_prog_stats(const cs_prog *g, cs_model_stats *st) {
   }
 }
 
+/* cs_model_price; with stats 0 (cs_model_time: the time alone) the sweeps
+ * skip the pass over every step that only counts (messages, bytes, rounds)
+ * where nothing else needs it: abg's blocking programs. */
+static int price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, int stats, char *err,
+                 size_t errlen);
+
 int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
                    size_t errlen) {
+  return price(mo, g, st, 1, err, errlen);
+}
+
+static int price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, int stats, char *err,
+                 size_t errlen) {
   /* Nonblocking steps (or a library collective that has them): flows in
    * flight together share links, priced by the fluid evaluator (fluid.c).
    * Programs of blocking steps only keep the sweeps below, whose processes
@@ -216,7 +227,10 @@ int cs_model_price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, cha
     rc = -1;
     goto out;
   }
-  cs_prog_stats(g, st);
+  if (stats || mo->kind != CS_MODEL_ABG)
+    cs_prog_stats(g, st);
+  else
+    memset(st, 0, sizeof *st);
   for (int r = 0; r < p; r++) e.pr[r].op = g->r[r].first;
   if (mo->kind != CS_MODEL_ABG) {
     int nodes = (p + mo->ppn - 1) / mo->ppn;
@@ -285,8 +299,16 @@ out:
   return rc;
 }
 
+static int eval_case(const cs_model *mo, const cs_case *c, cs_model_stats *st, int stats, char *err,
+                     size_t errlen);
+
 int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char *err,
                   size_t errlen) {
+  return eval_case(mo, c, st, 1, err, errlen);
+}
+
+static int eval_case(const cs_model *mo, const cs_case *c, cs_model_stats *st, int stats, char *err,
+                     size_t errlen) {
   if (!cs_model_has(c->coll, c->algo)) {
     snprintf(err, errlen, "no model of %s algorithm '%s' (native algorithms have none)",
              cs_colls[c->coll].name, c->algo);
@@ -307,7 +329,7 @@ int cs_model_eval(const cs_model *mo, const cs_case *c, cs_model_stats *st, char
   }
   const cs_prog *g;
   if (cs_model_programs(mo, c, &g, err, errlen)) return -1;
-  return cs_model_price(mo, g, st, err, errlen);
+  return price(mo, g, st, stats, err, errlen);
 }
 
 int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out, char *err,
@@ -354,7 +376,7 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
 
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen) {
   cs_model_stats st;
-  int rc = cs_model_eval(mo, c, &st, err, errlen);
+  int rc = eval_case(mo, c, &st, 0, err, errlen);
   if (rc == 0) *t = st.time;
   return rc;
 }

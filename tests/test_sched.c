@@ -96,6 +96,32 @@ static void test_circ_reduce_scatter(int p) {
       ASSERT_EQ(rel[st + j] >= 1 && rel[st + j] < p, 1, "offset in range p=%d", p);
     }
   }
+  /* cs_circ_count_blocks counts the enumeration's offsets whose block lies in
+   * a range, as the enumeration does (sampled ranks, every range kind). */
+  int rs[] = {0, 1, p / 3, p / 2, p - 2, p - 1};
+  for (int ri = 0; ri < 6; ri++) {
+    int r = rs[ri];
+    int bs[][2] = {{0, p},
+                   {0, 1},
+                   {0, p / 3},
+                   {p / 4, p},
+                   {r, r + 1},
+                   {(r + 1) % p, (r + 1) % p + 1},
+                   {p / 2, p / 2 + 1},
+                   {0, p - 1},
+                   {p - 1, p}};
+    for (int bi = 0; bi < 9; bi++)
+      for (int k = 0; k < c.q; k++) {
+        int st = cs_circ_blocks_start(&c, k), n = 1 << (c.q - 1 - k);
+        long want = 0;
+        for (int j = 0; j < n; j++) {
+          int b = mod(r - rel[st + j], p);
+          want += b >= bs[bi][0] && b < bs[bi][1];
+        }
+        ASSERT_EQ(cs_circ_count_blocks(&c, k, r, bs[bi][0], bs[bi][1]), want,
+                  "count_blocks p=%d r=%d k=%d [%d, %d)", p, r, k, bs[bi][0], bs[bi][1]);
+      }
+  }
   /* part[r][j], block of part entry j at rank r = r - off(j) */
   part *P = malloc(sizeof(part) * (size_t)p * (size_t)half);
   part *T = malloc(sizeof(part) * (size_t)p * (size_t)half);

@@ -19,7 +19,7 @@
  * q (alpha + beta m + gamma m) at the root.
  * Memory: part plus one receive buffer of at most the same size; the
  * schedule is computed on the fly in O(q) state (cs_circ_iter), and for
- * regular blocks in O(q) time.
+ * regular, even and single layouts in O(q^2) time (timing runs).
  */
 #include <stdlib.h>
 
@@ -47,13 +47,21 @@ int cs_piece_reduce_scatter_circulant(const void *in, void *out, const cs_layout
   /* The schedule is computed on the fly (O(q) state per process): the
    * offsets come from cs_circ_iter, and seg[k] is the number of elements of
    * the blocks rel(B^k) (the segment sent in round k): in closed form for
-   * regular blocks, else summed over the enumeration (O(p) time, O(q)
-   * memory). Timing runs (cs_skip_compute) need nothing else. */
+   * regular blocks, counted in O(q) per round for even and single layouts
+   * (cs_circ_count_blocks), else summed over the enumeration (O(p) time,
+   * O(q) memory). Timing runs (cs_skip_compute) need nothing else. */
   int half = 1 << (c.q - 1); /* entries of part: own + rel(B^1..q-1) */
   long seg[CS_MAX_ROUNDS];
   for (int k = 0; k < c.q; k++) seg[k] = 0;
   if (l->kind == CS_LAYOUT_REGULAR) {
     for (int k = 0; k < c.q; k++) seg[k] = (long)(1 << (c.q - 1 - k)) * l->n;
+  } else if (l->kind == CS_LAYOUT_EVEN) { /* blocks below n mod p have one more */
+    for (int k = 0; k < c.q; k++)
+      seg[k] = (long)(1 << (c.q - 1 - k)) * (l->n / p) +
+               cs_circ_count_blocks(&c, k, r, 0, (int)(l->n % p));
+  } else if (l->kind == CS_LAYOUT_SINGLE) {
+    for (int k = 0; k < c.q; k++)
+      seg[k] = l->n * cs_circ_count_blocks(&c, k, r, l->single, l->single + 1);
   } else {
     cs_circ_iter it;
     cs_circ_iter_init(&it, &c, 0);
