@@ -17,8 +17,8 @@ set title ttl noenhanced
 set xlabel 'virtual lanes k'
 set logscale x 2
 set format x '%g'
-ROWS(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {print $5, $9}' %s", pattern, c, csv)
-BASE(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {if ($5==1) b=$9; print $5, $9, b}' %s", pattern, c, csv)
+ROWS(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {print $5 \",\" $9}' %s", pattern, c, csv)
+BASE(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {if ($5==1) b=$9; print $5 \",\" $9 \",\" b}' %s", pattern, c, csv)
 
 set output outpng
 set ylabel (pattern eq 'lane' ? 'time of one exchange (s)' : 'time of one alltoall (s)')

@@ -161,14 +161,23 @@ int cs_lanes_main(int argc, char **argv, MPI_Comm comm) {
   long maxc = 0;
   for (int i = 0; i < nc; i++)
     if (counts[i] > maxc) maxc = counts[i];
-  /* lane: at most c / 1 ints per process; multi: c ints each way. */
-  int *sbuf = malloc((size_t)(maxc + 1) * sizeof(int)),
-      *rbuf = malloc((size_t)(maxc + 1) * sizeof(int));
+      /* lane: at most c / 1 ints per process; multi: c ints each way. */
+#ifdef SMPI_HELPERS_H /* one shared copy: 1152 ranks x 46 MB would not fit */
+#define BUF_ALLOC(n) SMPI_SHARED_MALLOC(n)
+#define BUF_FREE(b)  SMPI_SHARED_FREE(b)
+#else
+#define BUF_ALLOC(n) malloc(n)
+#define BUF_FREE(b)  free(b)
+#endif
+  int *sbuf = BUF_ALLOC((size_t)(maxc + 1) * sizeof(int)),
+      *rbuf = BUF_ALLOC((size_t)(maxc + 1) * sizeof(int));
   if (!sbuf || !rbuf) {
     fprintf(stderr, "collsim-driver lanes: %ld ints: out of memory\n", maxc);
     return 1;
   }
+#ifndef SMPI_HELPERS_H
   for (long j = 0; j <= maxc; j++) sbuf[j] = rank + (int)j;
+#endif
   FILE *f = stdout;
   if (rank == 0 && out && !(f = fopen(out, "a"))) {
     perror(out);
@@ -219,7 +228,7 @@ int cs_lanes_main(int argc, char **argv, MPI_Comm comm) {
     }
   if (rank == 0 && f != stdout) fclose(f);
   free(t);
-  free(sbuf);
-  free(rbuf);
+  BUF_FREE(sbuf);
+  BUF_FREE(rbuf);
   return 0;
 }
