@@ -32,13 +32,18 @@ static void usage(FILE *f) {
           "                   the times are per exchange (per alltoall)\n"
           "  --out FILE       the CSV (rewritten; default: printed)\n"
           "  --plot DIR       also draw DIR/lanes-PATTERN-time.png and -ratio.png (Figs. 1-3)\n"
+          "       collsim lanes --study DIR [--platform hydra] [--quick]\n"
+          "  the multi-lane study (docs/multilane.md): both benchmarks, then bcast,\n"
+          "  allgather, allreduce and scan with lib:ompi, lib:mpich and the registry's\n"
+          "  lane and hier rows at 36 x 32, pictures in DIR/plots, DIR/summary.md with\n"
+          "  each ratio beside the paper's claim (--quick: two counts, not three)\n"
           "The wall time of the run is printed on stderr and recorded in the CSV.\n");
 }
 
 int cmd_lanes(int argc, char **argv) {
   cs_lanes_req q = {1, NULL, NULL, 0, 0, NULL, NULL, NULL, -1, -1, -1, NULL, NULL, 0};
-  const char *np = NULL, *vnode = NULL, *backend = NULL, *reps = NULL, *warmup = NULL,
-             *inner = NULL;
+  const char *study = NULL, *np = NULL, *vnode = NULL, *backend = NULL, *reps = NULL,
+             *warmup = NULL, *inner = NULL;
   const cs_optval opts[] = {{"--pattern", &q.pattern},
                             {"--counts", &q.counts},
                             {"--platform", &q.platform},
@@ -51,7 +56,9 @@ int cmd_lanes(int argc, char **argv) {
                             {"--warmup", &warmup},
                             {"--inner", &inner},
                             {"--out", &q.out},
-                            {"--plot", &q.plot}};
+                            {"--plot", &q.plot},
+                            {"--study", &study}};
+  int quick = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
@@ -61,12 +68,17 @@ int cmd_lanes(int argc, char **argv) {
       q.quiet = 1;
       continue;
     }
+    if (!strcmp(argv[i], "--quick")) {
+      quick = 1;
+      continue;
+    }
     int took = cs_take_opt("lanes", argc, argv, &i, opts, sizeof opts / sizeof opts[0]);
     if (took < 0) return 2;
     if (took) continue;
     fprintf(stderr, "collsim lanes: unknown argument %s (collsim lanes --help)\n", argv[i]);
     return 2;
   }
+  if (study) return cs_lanes_study(study, q.platform ? q.platform : "hydra", quick);
   if (backend && strcmp(backend, "smpi") && strcmp(backend, "mpi")) {
     fprintf(stderr, "collsim lanes: --backend %s: valid are smpi, mpi\n", backend);
     return 2;

@@ -26,4 +26,11 @@ int cs_lanes_run(const cs_lanes_req *q);
  * lanes-PATTERN-ratio.png); 0 on success. */
 int cs_lanes_plot(const char *csv, const char *pattern, const char *dir, const char *title);
 
+/* The hydra study (issue 27 item 5) into dir: both benchmarks, then bcast,
+ * allgather, allreduce and scan with lib:ompi, lib:mpich and the registry's
+ * lane and hier rows (names or families beginning so), pictures in
+ * dir/plots and dir/summary.md with each ratio beside the paper's claim.
+ * quick: two counts per collective instead of three. Prints its wall time. */
+int cs_lanes_study(const char *dir, const char *platform, int quick);
+
 #endif
