@@ -43,8 +43,9 @@ int main(int argc, char **argv) {
   else if (argc >= 2 && !strcmp(argv[1], "lanes"))
     rc = cs_lanes_main(argc - 1, argv + 1, MPI_COMM_WORLD);
   else
-    fprintf(stderr,
-            "usage: collsim-driver check|bench|calibrate|lanes [options] (normally started by ./collsim)\n");
+    fprintf(
+        stderr,
+        "usage: collsim-driver check|bench|calibrate|lanes [options] (normally started by ./collsim)\n");
   MPI_Finalize();
   return rc;
 }

@@ -80,9 +80,9 @@ static const cs_csv_column mapwin_cols[CS_MAPWIN_NCOL] = {
     {"runner_up_s", KEY},     {"ratio", CS_COL_KEY}};
 
 static const cs_csv_column lanes_cols[CS_LANES_NCOL] = {
-    {"pattern", TEXT}, {"p", INT},      {"nodes", INT},   {"ppn", INT},
-    {"k", INT},        {"count", INT},  {"bytes", INT},   {"reps", CS_COL_VALUE | CS_COL_INT},
-    {"mean_s", KEY},   {"min_s", KEY},  {"max_s", KEY}};
+    {"pattern", TEXT}, {"p", INT},     {"nodes", INT}, {"ppn", INT},
+    {"k", INT},        {"count", INT}, {"bytes", INT}, {"reps", CS_COL_VALUE | CS_COL_INT},
+    {"mean_s", KEY},   {"min_s", KEY}, {"max_s", KEY}};
 
 static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BENCH_NCOL},
                                                     {"predict", predict_cols, CS_PREDICT_NCOL},
