@@ -260,7 +260,7 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
              vec[i]);
   /* 1. The two benchmarks (Figs. 1-2). */
   for (int pat = 0; pat < 2; pat++) {
-    cs_lanes_req q = {1,  platform, NULL, 0,     0, pat ? "multi" : "lane", counts, "1,2,4,8", -1,
+    cs_lanes_req q = {1,  platform, NULL, 0,     0, pat ? "multi" : "lane", counts, NULL, -1,
                       -1, -1,       NULL, plots, 1};
     snprintf(path, sizeof path, "%s/lanes-%s.csv", dir, q.pattern);
     q.out = path;
@@ -270,7 +270,7 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
   /* 2. The collectives, native (Open MPI's and MPICH's selectors) against the
    * registry's lane and hier rows (Figs. 5-7). */
   const char *rows[CS_MAX_ALGOS];
-  int nrows[4];
+  int nrows[4], np = 0;
   for (int c = 0; c < 4; c++) {
     cs_bench_req q;
     cs_bench_defaults(&q);
@@ -278,8 +278,12 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
     if (cs_resolve_platform(platform, NULL, q.xml, q.hosts, sizeof q.xml)) return 2;
     cs_platform_file pf;
     cs_platform_load(&pf, q.xml);
-    q.np = pf.model.np;
+    q.np = np = pf.model.np;
     cs_platform_file_free(&pf);
+    if (np <= 0) {
+      fprintf(stderr, "collsim lanes --study: %s has no collsim-model line (np)\n", q.xml);
+      return 2;
+    }
     q.coll = (cs_coll)cs_coll_by_name(colls[c]);
     q.algos[0] = "lib:ompi";
     q.algos[1] = "lib:mpich";
@@ -348,7 +352,7 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
     for (int r = 0; r < n; r++)
       for (int i = 0; i < (blocked ? nblk : nvec); i++) {
         long cnt = blocked ? blk[i] : vec[i];
-        long m = blocked ? cs_size_from_block(coll, 1152, 4 * cnt) : 4 * cnt;
+        long m = blocked ? cs_size_from_block(coll, np, 4 * cnt) : 4 * cnt;
         double tr = bench_time(path, rows[r], m);
         fprintf(f, "| %s | %ld | %s |", colls[c], cnt, rows[r]);
         ratio_cell(f, bench_time(path, "lib:ompi", m), tr);
