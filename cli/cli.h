@@ -48,5 +48,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_app(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_lanes(int argc, char **argv);
 
 #endif

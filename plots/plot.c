@@ -964,6 +964,8 @@ static const char *scripts_dir(void) {
   return NULL;
 }
 
+const char *cs_plot_scripts_dir(void) { return scripts_dir(); }
+
 static void free_all(void) {
   cs_csv_table_free(&T);
   for (int i = 0; i < npics; i++) free(pics[i].assign);

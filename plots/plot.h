@@ -38,6 +38,9 @@ void cs_plot_defaults(cs_plot_opts *o);
 int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int n);
 /* cs_plot_run with the defaults but outdir, png, svg and out. */
 int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, int svg, FILE *out);
+/* The directory of the gnuplot scripts (COLLSIM_PLOTS_DIR, the source tree's
+ * plots/, or beside the binary), or NULL with a message. */
+const char *cs_plot_scripts_dir(void);
 /* Writes the registry's default baselines, e.g. "X for allreduce". */
 void cs_plot_print_baselines(FILE *f);
 

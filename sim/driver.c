@@ -1,4 +1,4 @@
-/* Entry point of the driver: `collsim-driver check|bench [options]`, started
+/* Entry point of the driver: `collsim-driver check|bench|calibrate|lanes [options]`, started
  * by ./collsim under smpirun or mpirun. */
 #include <stdio.h>
 #include <string.h>
@@ -40,9 +40,12 @@ int main(int argc, char **argv) {
     rc = cs_bench_main(argc - 1, argv + 1, MPI_COMM_WORLD);
   else if (argc >= 2 && !strcmp(argv[1], "calibrate"))
     rc = cs_calibrate_main(argc - 1, argv + 1, MPI_COMM_WORLD);
+  else if (argc >= 2 && !strcmp(argv[1], "lanes"))
+    rc = cs_lanes_main(argc - 1, argv + 1, MPI_COMM_WORLD);
   else
-    fprintf(stderr,
-            "usage: collsim-driver check|bench [options] (normally started by ./collsim)\n");
+    fprintf(
+        stderr,
+        "usage: collsim-driver check|bench|calibrate|lanes [options] (normally started by ./collsim)\n");
   MPI_Finalize();
   return rc;
 }

@@ -1,6 +1,7 @@
 /* The collsim driver, run under SimGrid/SMPI AND on a real MPI library
  * (sim/README.md): ONE source, compiled with SMPI's headers and with mpicc.
- * Modes: check (correctness), bench (timing), calibrate (measurements). */
+ * Modes: check (correctness), bench (timing), calibrate (measurements),
+ * lanes (the multi-lane benchmarks). */
 #ifndef COLLSIM_DRIVER_H
 #define COLLSIM_DRIVER_H
 
@@ -9,6 +10,7 @@
 int cs_check_main(int argc, char **argv, MPI_Comm comm);
 int cs_bench_main(int argc, char **argv, MPI_Comm comm);
 int cs_calibrate_main(int argc, char **argv, MPI_Comm comm);
+int cs_lanes_main(int argc, char **argv, MPI_Comm comm); /* sim/lanes.c */
 
 #include "../algos/registry.h"
 

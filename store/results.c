@@ -79,6 +79,11 @@ static const cs_csv_column mapwin_cols[CS_MAPWIN_NCOL] = {
     {"winner_s", CS_COL_KEY}, {"runner_up", CS_COL_KEY | CS_COL_TEXT},
     {"runner_up_s", KEY},     {"ratio", CS_COL_KEY}};
 
+static const cs_csv_column lanes_cols[CS_LANES_NCOL] = {
+    {"pattern", TEXT}, {"p", INT},     {"nodes", INT}, {"ppn", INT},
+    {"k", INT},        {"count", INT}, {"bytes", INT}, {"reps", CS_COL_VALUE | CS_COL_INT},
+    {"mean_s", KEY},   {"min_s", KEY}, {"max_s", KEY}};
+
 static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BENCH_NCOL},
                                                     {"predict", predict_cols, CS_PREDICT_NCOL},
                                                     {"validate", validate_cols, CS_VALIDATE_NCOL},
@@ -87,7 +92,8 @@ static const cs_csv_schema schemas[CS_CSV_NKIND] = {{"bench", bench_cols, CS_BEN
                                                     {"calibrate", calib_cols, CS_CALIB_NCOL},
                                                     {"app", app_cols, CS_APP_NCOL},
                                                     {"map", map_cols, CS_MAP_NCOL},
-                                                    {"map-winners", mapwin_cols, CS_MAPWIN_NCOL}};
+                                                    {"map-winners", mapwin_cols, CS_MAPWIN_NCOL},
+                                                    {"lanes", lanes_cols, CS_LANES_NCOL}};
 
 const cs_csv_schema *cs_csv_schema_of(cs_csv_kind kind) { return &schemas[kind]; }
 
@@ -342,6 +348,12 @@ void cs_csv_map_row(FILE *f, const char *coll, const char *algo, int p, long byt
   fprintf(f, "%s,%s,%d,%ld,%s,", coll, algo, p, bytes, opt_g(a, sizeof a, "%.10g", t));
   put_text(f, note);
   fputc('\n', f);
+}
+
+void cs_csv_lanes_row(FILE *f, const char *pattern, int p, int nodes, int ppn, int k, long count,
+                      int reps, double mean_s, double min_s, double max_s) {
+  fprintf(f, "%s,%d,%d,%d,%d,%ld,%ld,%d,%.10g,%.10g,%.10g\n", pattern, p, nodes, ppn, k, count,
+          4 * count, reps, mean_s, min_s, max_s);
 }
 
 void cs_csv_map_winner_row(FILE *f, const char *coll, int p, long bytes, const char *winner,

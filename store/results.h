@@ -27,6 +27,7 @@ typedef enum {
   CS_CSV_APP,        /* an application's time per algorithm: collsim app */
   CS_CSV_MAP,        /* every candidate's time per (p, bytes): map's raw file */
   CS_CSV_MAPWIN,     /* the fastest candidate per (p, bytes): map's winners file */
+  CS_CSV_LANES,      /* the lane pattern and multi-collective benchmarks: collsim lanes */
   CS_CSV_NKIND
 } cs_csv_kind;
 
@@ -145,6 +146,23 @@ enum {
 };
 
 enum { CS_MAP_COLL, CS_MAP_ALGO, CS_MAP_P, CS_MAP_BYTES, CS_MAP_TIME, CS_MAP_NOTE, CS_MAP_NCOL };
+/* collsim lanes (docs/csv.md): one row per (pattern, k, count); count in
+ * MPI_INT elements (per node for the lane pattern, per process and lane for
+ * multi), bytes = 4 count. */
+enum {
+  CS_LANES_PATTERN,
+  CS_LANES_P,
+  CS_LANES_NODES,
+  CS_LANES_PPN,
+  CS_LANES_K,
+  CS_LANES_COUNT,
+  CS_LANES_BYTES,
+  CS_LANES_REPS,
+  CS_LANES_MEAN,
+  CS_LANES_MIN,
+  CS_LANES_MAX,
+  CS_LANES_NCOL
+};
 /* The winners file's columns: a FIXED schema (the tuning-file writers read it). */
 enum {
   CS_MAPWIN_COLL,
@@ -304,6 +322,8 @@ void cs_csv_map_row(FILE *f, const char *coll, const char *algo, int p, long byt
 /* One row of a map's winners file; runner NULL (one candidate had a time)
  * leaves runner_up, runner_up_s and ratio empty, winner NULL (none had) all
  * five. ratio = runner_s / winner_s. */
+void cs_csv_lanes_row(FILE *f, const char *pattern, int p, int nodes, int ppn, int k, long count,
+                      int reps, double mean_s, double min_s, double max_s);
 void cs_csv_map_winner_row(FILE *f, const char *coll, int p, long bytes, const char *winner,
                            double winner_s, const char *runner, double runner_s);
 

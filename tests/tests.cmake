@@ -315,3 +315,10 @@ add_test(NAME help_options COMMAND bash ${T}/help_options.sh ${CLI} ${CMAKE_SOUR
 # collsim compare on two hand-written bench CSVs: ratios, table, CSV, picture,
 # the runs' difference named; nothing in common and two kinds refused (issue 28).
 add_test(NAME compare COMMAND bash ${T}/compare.sh ${CLI})
+
+# ./collsim lanes (issue 27): on a 4 x 4 lanes platform with 2 lanes the lane
+# pattern's time halves from k = 1 to k = 2 at a large count and does not rise
+# at a small one, 2 concurrent alltoalls are sustained, mpirun with virtual
+# nodes, bad input. The papers' runs on hydra: docs/multilane.md.
+add_test(NAME lanes COMMAND bash ${T}/lanes.sh ${CLI})
+set_tests_properties(lanes PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
