@@ -26,7 +26,8 @@
 #                              execution replaces it (another branch)
 #   tests/*.c                  expected outputs of the schedule tests
 #   platforms/platgen.c        citations of the paper by its seed name only:
-#                              "circulant-collectives-traff-2023 (circulant)"
+#                              "circulant-collectives-traff-2023 (circulant)",
+#                              "nap-allreduce-bienz-2019 (NAP)"
 #                              and "[circulant, Sec. ..." (removed before the
 #                              search; any other mention there still fails)
 #   sim/libalgo.c              SMPI's own algorithm names, which contain or are
@@ -62,7 +63,7 @@ strip() { # the code and strings of a C file, comments removed, line numbers kep
   gcc -fpreprocessed -dD -E -x c "$1" 2>/dev/null |
     awk '/^# [0-9]+ /{ line = $2; next } { print line ": " $0; line++ }'
 }
-citation='circulant-collectives-traff-2023 \(circulant\)|\[circulant, Sec\.'
+citation='circulant-collectives-traff-2023 \(circulant\)|\[circulant, Sec\.|nap-allreduce-bienz-2019 \(NAP\)'
 # SMPI's algorithm names, the words of the quoted lists of algos/smpi.def
 smpi_names=$(grep -o '"[^"]*"' algos/smpi.def | tr -d '"' | tr ',' '\n' | grep -v '^$' | sort -u |
   paste -sd'|')
