@@ -16,6 +16,7 @@
 #include "predict_run.h"
 #include "registry.h"
 #include "results.h"
+#include "routes.h"
 
 /* An abg platform for np ranks with the given parameters, in dir. */
 static int write_abg(const char *dir, int np, double alpha, double beta, double gamma, char *xml,
@@ -69,6 +70,33 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
   }
 }
 
+/* A platform file other than a closed-form line (abg, maxrate, lanes): the
+ * model prices every program on the platform's own routes (models/routes.h,
+ * fluid.c), and the approximation note goes. 0, or -1 with a message. */
+static int attach_routes(cs_platform_file *pf, cs_bench_req *q, cs_model *mo, cs_routes *rt,
+                         char *approx, size_t len) {
+  cs_platform pl;
+  char err[1024];
+  if (cs_platform_read(q->xml, &pl, err, sizeof err) == 0 &&
+      (pl.kind == CS_PLAT_ABG || pl.kind == CS_PLAT_MAXRATE || pl.kind == CS_PLAT_LANES))
+    return 0;
+  if (!pf->xml[0]) cs_platform_load(pf, q->xml);
+  char hosts[4096], note[512], digest[32], tool[4200];
+  snprintf(hosts, sizeof hosts, "%s", q->hosts);
+  if (!hosts[0] && cs_place_ranks("predict", pf, hosts, sizeof hosts, q->np, 1, note, sizeof note,
+                                  digest, sizeof digest))
+    return -1;
+  snprintf(tool, sizeof tool, "%s/collsim-routes", cs_self_dir());
+  if (cs_routes_open(rt, tool, q->xml, hosts, q->np, err, sizeof err)) {
+    fprintf(stderr, "collsim predict: %s\n", err);
+    return -1;
+  }
+  mo->routes = rt;
+  if (approx[0]) snprintf(approx, len, "fluid max-min model on the platform's own routes");
+  approx[0] = '\0';
+  return 0;
+}
+
 int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predict_model *pm) {
   cs_bench_req q = *req;
   int rc;
@@ -76,6 +104,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
+  cs_routes routes = {0};
   char err[1024] = "", approx[4800] = "";
   rc = 0;
   if (platform[0] && pm->abg) {
@@ -113,6 +142,8 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
                   "its host speed implies; docs/byo-platform.md)\n",
                   platform, g);
       }
+      rc = 2;
+    } else if (attach_routes(&pf, &q, &mo, &routes, approx, sizeof approx)) {
       rc = 2;
     } else if (approx[0]) {
       fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
@@ -171,6 +202,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
     }
   }
   cs_platform_file_free(&pf);
+  cs_routes_free(&routes);
   cs_rm_tree(dir);
   return rc;
 }
