@@ -88,6 +88,9 @@ void cs_routes_free(cs_routes *rt) {
   free(rt->host_of);
   free(rt->cap);
   free(rt->fatpipe);
+  for (int l = 0; l < rt->nlink; l++) free(rt->lname[l]);
+  free(rt->lname);
+  free(rt->lslot);
   free(rt->links);
   free(rt->route);
   free(rt->key);
@@ -102,27 +105,68 @@ const cs_route *cs_routes_find(const cs_routes *rt, int i, int j) {
   return rt->key[q] == k && rt->val[q] >= 0 ? &rt->route[rt->val[q]] : NULL;
 }
 
+static size_t name_hash(const char *n) {
+  size_t h = 1469598103934665603UL;
+  for (; *n; n++) h = (h ^ (unsigned char)*n) * 1099511628211UL;
+  return h;
+}
+
+/* The id of link name (its slot in lslot), or where it goes. */
+static size_t link_slot(const cs_routes *rt, const char *name) {
+  size_t q = name_hash(name) & (rt->lcap - 1);
+  while (rt->lslot[q] >= 0 && strcmp(rt->lname[rt->lslot[q]], name) != 0)
+    q = (q + 1) & (rt->lcap - 1);
+  return q;
+}
+
+/* The global id of the link the tool calls name: ids are the tool's own per
+ * run, names are SimGrid's. Adds it if new; -1 without memory. */
+static int link_id(cs_routes *rt, const char *name, double bw, int fp) {
+  if (2 * (size_t)(rt->nlink + 1) > rt->lcap) {
+    size_t nc = rt->lcap ? 2 * rt->lcap : 1024;
+    int *ns = malloc(sizeof *ns * nc);
+    if (!ns) return -1;
+    for (size_t q = 0; q < nc; q++) ns[q] = -1;
+    free(rt->lslot);
+    rt->lslot = ns;
+    rt->lcap = nc;
+    for (int l = 0; l < rt->nlink; l++) rt->lslot[link_slot(rt, rt->lname[l])] = l;
+  }
+  size_t q = link_slot(rt, name);
+  if (rt->lslot[q] >= 0) return rt->lslot[q];
+  if (rt->nlink == rt->clink) {
+    int c = rt->clink ? 2 * rt->clink : 256;
+    double *cp = realloc(rt->cap, sizeof *cp * (size_t)c);
+    if (cp) rt->cap = cp;
+    unsigned char *fpp = realloc(rt->fatpipe, (size_t)c);
+    if (fpp) rt->fatpipe = fpp;
+    char **ln = realloc(rt->lname, sizeof *ln * (size_t)c);
+    if (ln) rt->lname = ln;
+    if (!cp || !fpp || !ln) return -1;
+    rt->clink = c;
+  }
+  if (!(rt->lname[rt->nlink] = strdup(name))) return -1;
+  rt->cap[rt->nlink] = bw;
+  rt->fatpipe[rt->nlink] = (unsigned char)fp;
+  rt->lslot[q] = rt->nlink;
+  return rt->nlink++;
+}
+
 /* Reads collsim-routes' answer from f. */
 static int read_answer(cs_routes *rt, FILE *f, char *err, size_t errlen) {
   char tag[4];
+  int *gid = NULL, ngid = 0; /* the tool's ids of this run -> global ids */
   while (fscanf(f, "%3s", tag) == 1) {
     if (strcmp(tag, "L") == 0) {
       int id, fp;
       double bw, lat;
       char name[1024];
-      if (fscanf(f, "%d %lg %lg %d %1023s", &id, &bw, &lat, &fp, name) != 5 || id != rt->nlink)
+      if (fscanf(f, "%d %lg %lg %d %1023s", &id, &bw, &lat, &fp, name) != 5 || id != ngid)
         break;
-      if (rt->nlink == rt->clink) {
-        int c = rt->clink ? 2 * rt->clink : 256;
-        double *cp = realloc(rt->cap, sizeof *cp * (size_t)c);
-        if (cp) rt->cap = cp;
-        unsigned char *fpp = realloc(rt->fatpipe, (size_t)c);
-        if (fpp) rt->fatpipe = fpp;
-        if (!cp || !fpp) goto oom;
-        rt->clink = c;
-      }
-      rt->cap[rt->nlink] = bw;
-      rt->fatpipe[rt->nlink++] = (unsigned char)fp;
+      int *g = realloc(gid, sizeof *g * (size_t)(ngid + 1));
+      if (!g) goto oom;
+      gid = g;
+      if ((gid[ngid++] = link_id(rt, name, bw, fp)) < 0) goto oom;
     } else if (strcmp(tag, "R") == 0) {
       int i, j, n;
       double lat;
@@ -150,7 +194,8 @@ static int read_answer(cs_routes *rt, FILE *f, char *err, size_t errlen) {
       ro->bound = -1;
       for (int k = 0; k < n; k++) {
         int id;
-        if (fscanf(f, "%d", &id) != 1 || id < 0 || id >= rt->nlink) goto bad;
+        if (fscanf(f, "%d", &id) != 1 || id < 0 || id >= ngid) goto bad;
+        id = gid[id];
         rt->links[rt->nl++] = id;
         if (ro->bound < 0 || rt->cap[id] < ro->bound) ro->bound = rt->cap[id];
       }
@@ -173,17 +218,23 @@ static int read_answer(cs_routes *rt, FILE *f, char *err, size_t errlen) {
                  rt->xml);
       else
         goto bad;
+      free(gid);
       return -1;
     } else {
       break;
     }
   }
-  if (feof(f)) return 0;
+  if (feof(f)) {
+    free(gid);
+    return 0;
+  }
 bad:
   snprintf(err, errlen, "routes: unexpected output from %s", rt->tool);
+  free(gid);
   return -1;
 oom:
   snprintf(err, errlen, "routes: out of memory");
+  free(gid);
   return -1;
 }
 

@@ -32,7 +32,10 @@ typedef struct cs_routes {
   /* links, by the ids collsim-routes gives them */
   double *cap;
   unsigned char *fatpipe;
+  char **lname;
   int nlink, clink;
+  int *lslot; /* link name -> id: open addressing over lcap slots, -1 empty */
+  size_t lcap;
   int *links, nl, cl; /* the routes' link lists */
   cs_route *route;
   int nroute, croute;
