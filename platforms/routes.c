@@ -37,6 +37,9 @@ int main(int argc, char **argv) {
   int na = 3;
   simgrid_init(&na, args);
   simgrid_load_platform(argv[1]);
+  /* Seals the platform (zones such as DijkstraCache build their graphs then;
+   * routing before it fails): no actor, so the run ends at once. */
+  simgrid_run();
   int n;
   if (scanf("%d", &n) != 1 || n < 0) {
     fprintf(stderr, "collsim-routes: expected a host count on standard input\n");
