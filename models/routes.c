@@ -161,8 +161,7 @@ static int read_answer(cs_routes *rt, FILE *f, char *err, size_t errlen) {
       int id, fp;
       double bw, lat;
       char name[1024];
-      if (fscanf(f, "%d %lg %lg %d %1023s", &id, &bw, &lat, &fp, name) != 5 || id != ngid)
-        break;
+      if (fscanf(f, "%d %lg %lg %d %1023s", &id, &bw, &lat, &fp, name) != 5 || id != ngid) break;
       int *g = realloc(gid, sizeof *g * (size_t)(ngid + 1));
       if (!g) goto oom;
       gid = g;
