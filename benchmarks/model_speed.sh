@@ -66,12 +66,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lock=/tmp/collsim-big.lock
 
-model=(--model abg)
-[ -z "$platform" ] || model=(--platform "$platform")
+pmodel=(--model abg)
+[ -z "$platform" ] || pmodel=(--platform "$platform")
 # price CLI COLL ALGO P: prints "cpu_s maxrss_MiB model_s"
 price() {
   /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" predict --coll "$2" --algo "$3" \
-    --np "$4" --bytes 1M "${model[@]}" --no-sim >"$tmp/out"
+    --np "$4" --bytes 1M "${pmodel[@]}" --no-sim >"$tmp/out"
   awk -F, 'NR == 2 { m = $6 } END { getline t < "'"$tmp/time"'"; split(t, a, " ");
     printf "%.2f %.0f %s\n", a[1] + a[2], a[3] / 1024, m }' "$tmp/out"
 }

@@ -49,7 +49,9 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       long m = cs_req_bytes(q, i);
       if (cs_req_dup(q, i)) continue;
       double t, t1 = NAN, model = -1, rel = NAN;
-      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
+      /* (a foreign platform's model has no alpha or beta: no formula) */
+      int params = !mo->routes || mo->alpha > 0 || mo->beta > 0;
+      if (params && cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
       char err[512];
       if (cs_model_has(q->coll, algo)) {
@@ -144,11 +146,24 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   } else if (platform[0]) {
     /* The model may only approximate the platform (a fat tree, a dragonfly):
      * then approx says how, on stderr and in the CSV. */
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
+    int unresolved = cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml);
+    if (!unresolved &&
         cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
-      if (q.xml[0] && err[0]) {
+      /* Any SimGrid platform: priced on its own routes, local work at the
+       * gamma its host speed implies (as the timing runs charge it). MAXRATE
+       * only so that the recording takes the placement's ranks per host. */
+      cs_platform_load(&pf, q.xml);
+      double g = cs_platform_gamma("predict", &pf, 1);
+      if (g >= 0) {
+        mo = cs_model_abg(0, 0, g);
+        mo.kind = CS_MODEL_MAXRATE;
+        err[0] = '\0';
+        approx[0] = '\0';
+      }
+    }
+    if (unresolved || err[0]) {
+      if (!unresolved && err[0]) {
         fprintf(stderr, "collsim predict: %s\n", err);
-        cs_platform_load(&pf, q.xml);
         double g = cs_platform_gamma("predict", &pf, 1);
         if (g >= 0)
           fprintf(stderr,
