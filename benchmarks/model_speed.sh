@@ -14,7 +14,14 @@
 # With --sim-max P, cases with p <= P are also simulated (`collsim bench` on
 # an abg platform), with the wall time and its ratio to the model's CPU time.
 #
-# Target (issue 13): every model prices 10^6 ranks in under 10 s.
+# With --platform NAME (a named machine or platform file) the cases are priced
+# on that platform (irene, theta, hydra, vsc3, bluewaters: the fluid evaluator
+# on the platform's own routes, models/routes.h) and simulated there.
+#
+# Target (issue 13): every model prices 10^6 ranks in under 10 s. Target
+# (issue 26): pricing theta at 8192 ranks takes at most 1/10 of the
+# simulation's time:
+#   benchmarks/model_speed.sh --platform theta --np 8192 --algos ceilhalf,circulant --sim-max 8192
 # Runs at p > 131072 use several GiB: from the first of them on, the script
 # holds the big-run lock (/tmp/collsim-big.lock) as the shared machine's
 # rules ask.
@@ -27,7 +34,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 plist=1024,8192,32768,131072,1000000 colls=allreduce,reduce_scatter_block
-algos=circulant,ceilhalf,butterfly base="" simmax=0
+algos=circulant,ceilhalf,butterfly base="" simmax=0 platform=
 while [ $# -gt 0 ]; do
   case $1 in
   --np) plist=$2 ;;
@@ -35,8 +42,9 @@ while [ $# -gt 0 ]; do
   --algos) algos=$2 ;;
   --baseline) base=$2 ;;
   --sim-max) simmax=$2 ;;
+  --platform) platform=$2 ;;
   *)
-    echo "model_speed.sh: unknown option '$1' (valid: --np --colls --algos --baseline --sim-max)" >&2
+    echo "model_speed.sh: unknown option '$1' (valid: --np --colls --algos --baseline --sim-max --platform)" >&2
     exit 2
     ;;
   esac
@@ -58,10 +66,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lock=/tmp/collsim-big.lock
 
+pmodel=(--model abg)
+[ -z "$platform" ] || pmodel=(--platform "$platform")
 # price CLI COLL ALGO P: prints "cpu_s maxrss_MiB model_s"
 price() {
   /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" predict --coll "$2" --algo "$3" \
-    --np "$4" --bytes 1M --model abg --no-sim >"$tmp/out"
+    --np "$4" --bytes 1M "${pmodel[@]}" --no-sim >"$tmp/out"
   awk -F, 'NR == 2 { m = $6 } END { getline t < "'"$tmp/time"'"; split(t, a, " ");
     printf "%.2f %.0f %s\n", a[1] + a[2], a[3] / 1024, m }' "$tmp/out"
 }
@@ -96,10 +106,13 @@ for p in ${plist//,/ }; do
       fi
       sw=- ratio=-
       if [ "$p" -le "$simmax" ]; then
-        [ -e "$tmp/abg-$p.xml" ] || "$cli" platform abg --np "$p" --out "$tmp/abg-$p.xml" \
-          --hostfile "$tmp/abg-$p.hostfile"
+        plat=$platform
+        if [ -z "$plat" ]; then
+          plat=$tmp/abg-$p.xml
+          [ -e "$plat" ] || "$cli" platform abg --np "$p" --out "$plat" --hostfile "$tmp/abg-$p.hostfile"
+        fi
         t0=$(date +%s.%N)
-        "$cli" bench --platform "$tmp/abg-$p.xml" --np "$p" --coll "$coll" --algos "$algo" \
+        "$cli" bench --platform "$plat" --np "$p" --coll "$coll" --algos "$algo" \
           --bytes 1M --out "$tmp/sim.csv" --redo >/dev/null 2>"$tmp/err" || {
           cat "$tmp/err" >&2
           exit 1

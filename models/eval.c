@@ -212,8 +212,9 @@ static int price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, int s
    * have at most one flow in and one out at a time (nothing to share on
    * abg's per-host full-duplex links). Half-duplex links are shared by a
    * process's send and receive, which the sweeps do not express: the fluid
-   * evaluator prices every program there. */
-  if (g->nb || mo->half_duplex) return cs_model_price_fluid(mo, g, st, err, errlen);
+   * evaluator prices every program there, and every program on a
+   * platform's own routes (mo->routes). */
+  if (g->nb || mo->half_duplex || mo->routes) return cs_model_price_fluid(mo, g, st, err, errlen);
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);

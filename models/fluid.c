@@ -34,8 +34,9 @@
 #include <string.h>
 
 #include "record.h"
+#include "routes.h"
 
-#define MAX_RES 2 /* resources of one flow (abg: a link up, a link down) */
+#define MAXMIN_PRECISION 1e-5 /* SimGrid's maxmin/precision (default) */
 
 enum { F_POSTED, F_LATENCY, F_ACTIVE, F_DONE };
 
@@ -46,17 +47,21 @@ typedef struct {
   size_t sbytes, rbytes;  /* as each side posted them */
   double remaining, rate; /* bytes left (envelope included), bytes/s */
   double t_upd, lat;      /* when remaining was last brought up to date; latency */
-  int nres, res[MAX_RES]; /* the resources it crosses */
-  int next;               /* the next flow of its process's posted list, or -1 */
+  double pen, bound;      /* SimGrid's sharing penalty and the flow's own rate limit */
+  int nres, own[2];       /* the resources it crosses: own (abg) or its route's links */
+  const cs_route *ro;
+  int next; /* the next flow of its process's posted list, or -1 */
   int mark;
   long ver; /* its latest end event */
 } flow;
 
 typedef struct {
   double cap;     /* bytes/s */
+  int fatpipe;    /* limits each flow to cap, shared by none (SimGrid's FATPIPE) */
   int *f, nf, cf; /* active flows on it */
-  double left;    /* water-filling: capacity not yet given */
-  int unfixed, mark, dirty;
+  double left;    /* max-min: capacity not yet given */
+  double usage;   /* max-min: the unfixed flows' sum (max if fatpipe) of 1 / penalty */
+  int active, mark, dirty;
 } resource;
 
 enum { E_RUN, E_JOIN, E_END };
@@ -144,20 +149,38 @@ static event pop(fluid *x) {
 
 /* ---- flows and resources -------------------------------------------------- */
 
-/* The resources and latency of a message from i to j: abg's per-host
- * links, full duplex (SPLITDUPLEX: i's link up, j's link down, resources 2i
- * and 2j + 1) or half duplex (SHARED: i's and j's one link each, resources i
- * and j, carrying both directions). */
+/* The resources of flow f. */
+static const int *flow_res(const fluid *x, const flow *f) {
+  return f->ro ? &x->mo->routes->links[f->ro->off] : f->own;
+}
+
+/* The resources, latency, sharing penalty and bound of a message from i to
+ * j. On a platform's routes (mo->routes): its route's links, as SimGrid's
+ * CM02 model takes them (routes.h). Otherwise abg's per-host links, full
+ * duplex (SPLITDUPLEX: i's link up, j's link down, resources 2i and 2j + 1)
+ * or half duplex (SHARED: i's and j's one link each, resources i and j,
+ * carrying both directions); all of one latency, so the penalties are
+ * equal and the sharing is plain max-min. */
 static void route(const fluid *x, flow *f) {
+  if (x->mo->routes) {
+    f->ro = cs_routes_find(x->mo->routes, f->src, f->dst);
+    f->nres = f->ro->n;
+    f->lat = f->ro->lat;
+    f->pen = f->lat > 0 ? f->lat : 1; /* network_cm02.cpp: penalty 1 without latency */
+    f->bound = f->ro->bound;
+    return;
+  }
   f->nres = 2;
   if (x->mo->half_duplex) {
-    f->res[0] = f->src;
-    f->res[1] = f->dst;
+    f->own[0] = f->src;
+    f->own[1] = f->dst;
   } else {
-    f->res[0] = 2 * f->src;
-    f->res[1] = 2 * f->dst + 1;
+    f->own[0] = 2 * f->src;
+    f->own[1] = 2 * f->dst + 1;
   }
   f->lat = x->mo->alpha;
+  f->pen = f->lat > 0 ? f->lat : 1;
+  f->bound = -1;
 }
 
 static int flow_new(fluid *x, int src, int dst) {
@@ -207,11 +230,21 @@ static void res_remove(fluid *x, int r, int id) {
   mark_dirty(x, r);
 }
 
-/* Max-min fair rates for the flows connected to the resources changed in
- * this instant (water-filling over that component); a flow whose rate
- * changed gets a new end event. */
+/* Drops resource r from the active set when it is saturated. */
+static int saturated(const resource *s) {
+  return !(s->usage > MAXMIN_PRECISION) || !(s->left > s->cap * MAXMIN_PRECISION);
+}
+
+/* The max-min fair rates for the flows connected to the resources changed
+ * in this instant, as SimGrid's lmm solver computes them
+ * (src/kernel/lmm/maxmin.cpp, 3.32): a resource's usage is the sum over
+ * its unfixed flows of 1 / penalty (their maximum on a FATPIPE one); the
+ * resources with the smallest left / usage saturate and fix their unfixed
+ * flows at that share over the flow's penalty, or, if some of those flows
+ * would pass their bound, those at the smallest bound first; then again.
+ * A flow whose rate changed gets a new end event. */
 static void reshare(fluid *x) {
-  int nc = 0, ns = 0, ncomp = 0;
+  int ns = 0, ncomp = 0;
   for (int i = 0; i < x->ndirty; i++) {
     int r = x->dirty[i];
     x->R[r].dirty = 0;
@@ -229,21 +262,26 @@ static void reshare(fluid *x) {
       if (f->mark) continue;
       f->mark = 1;
       x->comp[ncomp++] = s->f[i];
+      const int *fr = flow_res(x, f);
       for (int j = 0; j < f->nres; j++)
-        if (!x->R[f->res[j]].mark) {
-          x->R[f->res[j]].mark = 1;
-          x->stack[ns++] = f->res[j];
+        if (!x->R[fr[j]].mark) {
+          x->R[fr[j]].mark = 1;
+          x->stack[ns++] = fr[j];
         }
     }
   }
-  nc = ns;
-  for (int k = 0; k < nc; k++) {
+  for (int k = 0; k < ns; k++) {
     resource *s = &x->R[x->stack[k]];
     s->left = s->cap;
-    s->unfixed = s->nf;
+    s->usage = 0;
   }
   double *old = malloc(sizeof(double) * (size_t)(ncomp ? ncomp : 1));
-  if (!old) {
+  int *act = malloc(sizeof(int) * (size_t)(ns ? ns : 1));
+  int *sat = malloc(sizeof(int) * (size_t)(ns ? ns : 1));
+  if (!old || !act || !sat) {
+    free(old);
+    free(act);
+    free(sat);
     x->oom = 1;
     return;
   }
@@ -251,42 +289,94 @@ static void reshare(fluid *x) {
     flow *f = &x->F[x->comp[i]];
     catch_up(x, f);
     old[i] = f->rate;
+    f->rate = 0;
     f->mark = 2; /* unfixed */
+    const int *fr = flow_res(x, f);
+    for (int j = 0; j < f->nres; j++) {
+      resource *s = &x->R[fr[j]];
+      double w = 1 / f->pen;
+      if (!s->fatpipe)
+        s->usage += w;
+      else if (s->usage < w)
+        s->usage = w;
+    }
   }
-  for (int fixed = 0; fixed < ncomp;) {
-    int best = -1;
-    double share = INFINITY;
-    for (int k = 0; k < nc; k++) {
-      resource *s = &x->R[x->stack[k]];
-      if (s->unfixed > 0 && s->left / s->unfixed < share) {
-        share = s->left / s->unfixed;
-        best = k;
+  int nact = 0;
+  for (int k = 0; k < ns; k++) {
+    resource *s = &x->R[x->stack[k]];
+    s->active = s->usage > 0 && s->left > s->cap * MAXMIN_PRECISION;
+    if (s->active) act[nact++] = x->stack[k];
+  }
+  while (nact > 0) {
+    double min_usage = -1;
+    int nsat = 0;
+    for (int k = 0; k < nact; k++) {
+      resource *s = &x->R[act[k]];
+      double u = s->left / s->usage;
+      if (min_usage < 0 || u < min_usage) {
+        min_usage = u;
+        nsat = 0;
+      }
+      if (u == min_usage) sat[nsat++] = act[k];
+    }
+    double min_bound = -1;
+    for (int k = 0; k < nsat; k++) {
+      resource *s = &x->R[sat[k]];
+      for (int i = 0; i < s->nf; i++) {
+        flow *f = &x->F[s->f[i]];
+        if (f->mark == 2 && f->bound > 0 && f->bound * f->pen < min_usage &&
+            (min_bound < 0 || f->bound * f->pen < min_bound))
+          min_bound = f->bound * f->pen;
       }
     }
-    if (best < 0) break;
-    resource *b = &x->R[x->stack[best]];
-    for (int i = 0; i < b->nf; i++) {
-      flow *f = &x->F[b->f[i]];
-      if (f->mark != 2) continue;
-      f->mark = 1;
-      f->rate = share;
-      fixed++;
-      for (int j = 0; j < f->nres; j++) {
-        resource *s = &x->R[f->res[j]];
-        s->left -= share;
-        if (s->left < 0) s->left = 0;
-        s->unfixed--;
+    for (int k = 0; k < nsat; k++) {
+      resource *s = &x->R[sat[k]];
+      for (int i = 0; i < s->nf; i++) {
+        flow *f = &x->F[s->f[i]];
+        if (f->mark != 2) continue;
+        if (min_bound < 0)
+          f->rate = min_usage / f->pen;
+        else if (fabs(min_bound - f->bound * f->pen) < MAXMIN_PRECISION)
+          f->rate = f->bound;
+        else
+          continue;
+        f->mark = 1;
+        const int *fr = flow_res(x, f);
+        for (int j = 0; j < f->nres; j++) {
+          resource *t = &x->R[fr[j]];
+          if (!t->fatpipe) {
+            t->left -= f->rate;
+            if (t->left < t->cap * MAXMIN_PRECISION) t->left = 0;
+            t->usage -= 1 / f->pen;
+            if (t->usage < MAXMIN_PRECISION) t->usage = 0;
+          } else {
+            t->usage = 0;
+            for (int q = 0; q < t->nf; q++) {
+              const flow *g = &x->F[t->f[q]];
+              if (g->mark == 2 && 1 / g->pen > t->usage) t->usage = 1 / g->pen;
+            }
+          }
+        }
       }
     }
+    int n = 0;
+    for (int k = 0; k < nact; k++)
+      if (!saturated(&x->R[act[k]])) act[n++] = act[k];
+    nact = n;
   }
   for (int i = 0; i < ncomp; i++) {
     flow *f = &x->F[x->comp[i]];
     f->mark = 0;
-    if (f->rate != old[i] || isnan(old[i]))
-      push(x, x->now + (isinf(f->rate) ? 0 : f->remaining / f->rate), E_END, x->comp[i], ++f->ver);
+    if (f->rate != old[i] || isnan(old[i])) {
+      ++f->ver;
+      if (f->rate > 0)
+        push(x, x->now + (isinf(f->rate) ? 0 : f->remaining / f->rate), E_END, x->comp[i], f->ver);
+    }
   }
-  for (int k = 0; k < nc; k++) x->R[x->stack[k]].mark = 0;
+  for (int k = 0; k < ns; k++) x->R[x->stack[k]].mark = 0;
   free(old);
+  free(act);
+  free(sat);
 }
 
 /* ---- processes ------------------------------------------------------------ */
@@ -412,13 +502,50 @@ static void wake(fluid *x, int r) {
   }
 }
 
+/* Makes the routes of every message of g known (one question to SimGrid for
+ * the host pairs not asked before). */
+static int routes_of(cs_routes *rt, const cs_prog *g, char *err, size_t errlen) {
+  if (rt->np < g->p) {
+    snprintf(err, errlen, "model: the routes place %d ranks, the case has %d", rt->np, g->p);
+    return -1;
+  }
+  size_t n = 0, c = 1024;
+  int *src = malloc(sizeof(int) * c), *dst = malloc(sizeof(int) * c);
+  for (int r = 0; r < g->p && src && dst; r++)
+    for (const cs_mop *o = g->r[r].n ? g->r[r].first : NULL; o; o = cs_rprog_after(&g->r[r], o)) {
+      int to = o->to == CS_MOP_ISEND ? o->from : o->to >= 0 ? o->to : -1;
+      if (to < 0) continue;
+      if (n == c) {
+        c *= 2;
+        int *a = realloc(src, sizeof(int) * c), *b = a ? realloc(dst, sizeof(int) * c) : NULL;
+        if (a) src = a;
+        if (b) dst = b;
+        if (!a || !b) {
+          free(src);
+          free(dst);
+          src = dst = NULL;
+          break;
+        }
+      }
+      src[n] = r;
+      dst[n++] = to;
+    }
+  int rc = src && dst ? cs_routes_need(rt, src, dst, n, err, errlen) : -1;
+  if (!src || !dst) snprintf(err, errlen, "model: out of memory collecting routes");
+  free(src);
+  free(dst);
+  return rc;
+}
+
 int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
                          size_t errlen) {
-  if (mo->kind != CS_MODEL_ABG || mo->net.n > 0) {
+  if (mo->routes) {
+    if (routes_of(mo->routes, g, err, errlen)) return -1;
+  } else if (mo->kind != CS_MODEL_ABG || mo->net.n > 0) {
     snprintf(err, errlen,
              "model: the kernel has nonblocking messages or library collectives, which collsim "
              "prices on an abg model without calibrated network segments only (flows sharing "
-             "links; models/fluid.c)");
+             "links; models/fluid.c), or on a platform's own routes");
     return -1;
   }
   int p = g->p, rc = 0;
@@ -426,14 +553,17 @@ int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *s
   memset(&x, 0, sizeof x);
   x.mo = mo;
   x.g = g;
-  x.nr = 2 * p;
+  x.nr = mo->routes ? mo->routes->nlink : 2 * p;
   x.P = calloc((size_t)p, sizeof *x.P);
-  x.R = calloc((size_t)x.nr, sizeof *x.R);
-  x.dirty = malloc(sizeof(int) * (size_t)x.nr);
-  x.stack = malloc(sizeof(int) * (size_t)x.nr);
+  x.R = calloc((size_t)(x.nr ? x.nr : 1), sizeof *x.R);
+  x.dirty = malloc(sizeof(int) * (size_t)(x.nr ? x.nr : 1));
+  x.stack = malloc(sizeof(int) * (size_t)(x.nr ? x.nr : 1));
   if (!x.P || !x.R || !x.dirty || !x.stack) x.oom = 1;
   cs_prog_stats(g, st);
-  for (int i = 0; i < x.nr && !x.oom; i++) x.R[i].cap = mo->beta > 0 ? 1 / mo->beta : INFINITY;
+  for (int i = 0; i < x.nr && !x.oom; i++) {
+    x.R[i].cap = mo->routes ? mo->routes->cap[i] : mo->beta > 0 ? 1 / mo->beta : INFINITY;
+    x.R[i].fatpipe = mo->routes ? mo->routes->fatpipe[i] : 0;
+  }
   for (int r = 0; r < p && !x.oom; r++) {
     x.P[r].op = g->r[r].first;
     x.P[r].head = x.P[r].tail = -1;
@@ -451,13 +581,17 @@ int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *s
         f->state = F_ACTIVE;
         f->t_upd = x.now;
         f->rate = NAN;
-        for (int j = 0; j < f->nres; j++) res_add(&x, f->res[j], e.id);
+        const int *fr = flow_res(&x, f);
+        for (int j = 0; j < f->nres; j++) res_add(&x, fr[j], e.id);
+        if (f->nres == 0) /* no link: at its bound, or at once (SimGrid: no constraint) */
+          push(&x, x.now + (f->bound > 0 ? f->remaining / f->bound : 0), E_END, e.id, f->ver);
       } else {
         flow *f = &x.F[e.id];
         if (f->state != F_ACTIVE || f->ver != e.ver) continue; /* stale */
         f->state = F_DONE;
         f->remaining = 0;
-        for (int j = 0; j < f->nres; j++) res_remove(&x, f->res[j], e.id);
+        const int *fr = flow_res(&x, f);
+        for (int j = 0; j < f->nres; j++) res_remove(&x, fr[j], e.id);
         if (f->swait) wake(&x, f->src);
         if (f->rwait) wake(&x, f->dst);
       }

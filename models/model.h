@@ -116,6 +116,11 @@ typedef struct {
    * f_alpha = 1, f_beta = 1/2. */
   int half_duplex;
   double f_alpha, f_beta;
+  /* The platform's own routes (routes.h; NULL: none). When set, every
+   * program is priced by the fluid evaluator on them (fluid.c): flows on the
+   * links SimGrid's routing gives, shared as its CM02 model shares them. The
+   * closed-form parameters above then serve local work only. */
+  struct cs_routes *routes;
 } cs_model;
 
 /* What the model charges for one message of b bytes alone, without

@@ -16,6 +16,7 @@
 #include "predict_run.h"
 #include "registry.h"
 #include "results.h"
+#include "routes.h"
 
 /* An abg platform for np ranks with the given parameters, in dir. */
 static int write_abg(const char *dir, int np, double alpha, double beta, double gamma, char *xml,
@@ -48,7 +49,9 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       long m = cs_req_bytes(q, i);
       if (cs_req_dup(q, i)) continue;
       double t, t1 = NAN, model = -1, rel = NAN;
-      if (cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
+      /* (a foreign platform's model has no alpha or beta: no formula) */
+      int params = !mo->routes || mo->alpha > 0 || mo->beta > 0;
+      if (params && cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
       char err[512];
       if (cs_model_has(q->coll, algo)) {
@@ -69,6 +72,48 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
   }
 }
 
+/* A platform file other than a closed-form line (abg, maxrate, lanes): the
+ * model prices every program on the platform's own routes (models/routes.h,
+ * fluid.c), and the approximation note goes. 0, or -1 with a message. */
+static int attach_routes(cs_platform_file *pf, cs_bench_req *q, cs_model *mo, cs_routes *rt,
+                         char *approx, size_t len) {
+  cs_platform pl;
+  char err[1024];
+  if (cs_platform_read(q->xml, &pl, err, sizeof err) == 0 &&
+      (pl.kind == CS_PLAT_ABG || pl.kind == CS_PLAT_MAXRATE || pl.kind == CS_PLAT_LANES))
+    return 0;
+  if (!pf->xml[0]) cs_platform_load(pf, q->xml);
+  char hosts[4096], note[512], digest[32], tool[4200];
+  snprintf(hosts, sizeof hosts, "%s", q->hosts);
+  if (!hosts[0] && cs_place_ranks("predict", pf, hosts, sizeof hosts, q->np, 1, note, sizeof note,
+                                  digest, sizeof digest))
+    return -1;
+  snprintf(tool, sizeof tool, "%s/collsim-routes", cs_self_dir());
+  if (cs_routes_open(rt, tool, q->xml, hosts, q->np, err, sizeof err)) {
+    fprintf(stderr, "collsim predict: %s\n", err);
+    return -1;
+  }
+  mo->routes = rt;
+  /* The recording names hosts node<N>-<L> by ranks per node (node-aware
+   * kernels group by them): the placement's, when it is in equal blocks. */
+  int k = 1;
+  while (k < rt->np && rt->host_of[k] == rt->host_of[0]) k++;
+  int blocks = 1;
+  for (int r = 0; r < rt->np && blocks; r++)
+    blocks = rt->host_of[r] == rt->host_of[r - r % k] &&
+             (r % k || r == 0 || rt->host_of[r] != rt->host_of[r - 1]);
+  if (blocks)
+    mo->ppn = k;
+  else
+    fprintf(stderr,
+            "collsim predict: note: the ranks are not placed in equal blocks per host; node-aware "
+            "algorithms are recorded with %d ranks per node\n",
+            mo->ppn);
+  approx[0] = '\0'; /* exact by construction (docs/models.md) */
+  (void)len;
+  return 0;
+}
+
 int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predict_model *pm) {
   cs_bench_req q = *req;
   int rc;
@@ -76,6 +121,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   char dir[4096];
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
+  cs_routes routes = {0};
   char err[1024] = "", approx[4800] = "";
   rc = 0;
   if (platform[0] && pm->abg) {
@@ -100,11 +146,24 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   } else if (platform[0]) {
     /* The model may only approximate the platform (a fat tree, a dragonfly):
      * then approx says how, on stderr and in the CSV. */
-    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml) ||
+    int unresolved = cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml);
+    if (!unresolved &&
         cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
-      if (q.xml[0] && err[0]) {
+      /* Any SimGrid platform: priced on its own routes, local work at the
+       * gamma its host speed implies (as the timing runs charge it). MAXRATE
+       * only so that the recording takes the placement's ranks per host. */
+      cs_platform_load(&pf, q.xml);
+      double g = cs_platform_gamma("predict", &pf, 1);
+      if (g >= 0) {
+        mo = cs_model_abg(0, 0, g);
+        mo.kind = CS_MODEL_MAXRATE;
+        err[0] = '\0';
+        approx[0] = '\0';
+      }
+    }
+    if (unresolved || err[0]) {
+      if (!unresolved && err[0]) {
         fprintf(stderr, "collsim predict: %s\n", err);
-        cs_platform_load(&pf, q.xml);
         double g = cs_platform_gamma("predict", &pf, 1);
         if (g >= 0)
           fprintf(stderr,
@@ -113,6 +172,8 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
                   "its host speed implies; docs/byo-platform.md)\n",
                   platform, g);
       }
+      rc = 2;
+    } else if (attach_routes(&pf, &q, &mo, &routes, approx, sizeof approx)) {
       rc = 2;
     } else if (approx[0]) {
       fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
@@ -171,6 +232,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
     }
   }
   cs_platform_file_free(&pf);
+  cs_routes_free(&routes);
   cs_rm_tree(dir);
   return rc;
 }

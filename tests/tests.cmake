@@ -322,3 +322,11 @@ add_test(NAME compare COMMAND bash ${T}/compare.sh ${CLI})
 # nodes, bad input. The papers' runs on hydra: docs/multilane.md.
 add_test(NAME lanes COMMAND bash ${T}/lanes.sh ${CLI})
 set_tests_properties(lanes PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
+
+# The fluid evaluator on a platform's own routes (issue 26, models/routes.h)
+# against SMPI to 1e-6: a sample (fat tree: reduce and gather with a root,
+# asymmetric; dragonfly: allreduce and scatter), 4 ranks per node. The full
+# matrix: bash tests/model_routes.sh build/collsim-cli
+#   hydra,irene,theta,vsc3,bluewaters 2-40,64,100,256,1024 1,1000,64K,1M,16M
+add_test(NAME model_routes_irene COMMAND bash ${T}/model_routes.sh ${CLI} irene 7 1,64K reduce,gather)
+add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 10 1,64K allreduce,scatter)
