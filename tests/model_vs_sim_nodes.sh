@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The node-aware rows (CS_NODE_AWARE in algos/registry.def, e.g. allreduce
-# hierarchical) on platforms with real nodes: their model (the kernel recorded under
+# hier) on platforms with real nodes: their model (the kernel recorded under
 # models/mpirec, where the kernel context finds the same nodes) equals the
 # simulation to 1e-9 relative
 #   - on abg with COLLSIM_VNODE=4: p = 8 (two regular nodes of 4) and

@@ -191,7 +191,7 @@ add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_half COMMAND ${MVS} 3,13,33 1,1M)
 set_tests_properties(model_vs_sim_half PROPERTIES ENVIRONMENT MVS_DUPLEX=half)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
-# ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
+# ... and the node-aware rows (lane and hier, inner algorithms collsim's) where nodes have more than one
 # process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
 # 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh).
 add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})
