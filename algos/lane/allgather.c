@@ -32,8 +32,7 @@ int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   CS_CHECK(cs_lanes_strided(1, c, c, (long)L.n * c, recvtype, &lanetype));
   int rc = cs_lanes_strided(L.nn, c, (long)L.n * c, c, recvtype, &nodetype);
   char *mine = (char *)recvbuf + (MPI_Aint)L.me * c * ext;
-  cs_args y = {0};
-  y.comm = L.lane;
+  cs_args y = cs_lanes_args(L.lane, recvtype);
   y.sendbuf = sendbuf;
   y.sendcount = sendcount;
   y.sendtype = sendtype;
@@ -48,8 +47,7 @@ int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   }
   if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_allgather, &y);
   if (rc == MPI_SUCCESS && L.n > 1) {
-    cs_args z = {0};
-    z.comm = L.node;
+    cs_args z = cs_lanes_args(L.node, recvtype);
     z.sendbuf = MPI_IN_PLACE;
     z.recvbuf = recvbuf;
     z.recvcount = 1;
@@ -75,8 +73,7 @@ int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   CS_CHECK(cs_lanes_contig((long)L.n * c, recvtype, &chunk));
   int rc = cs_lanes_contig((long)p * c, recvtype, &all);
   char *nodebase = (char *)recvbuf + (MPI_Aint)L.my * L.n * c * ext;
-  cs_args y = {0};
-  y.comm = L.node;
+  cs_args y = cs_lanes_args(L.node, recvtype);
   y.root = 0;
   y.recvtype = recvtype;
   y.recvcount = (int)c;
@@ -98,8 +95,7 @@ int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
   }
   if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_gather, &y);
   if (rc == MPI_SUCCESS && L.me == 0) {
-    cs_args z = {0};
-    z.comm = L.lane;
+    cs_args z = cs_lanes_args(L.lane, recvtype);
     z.sendbuf = MPI_IN_PLACE;
     z.recvbuf = recvbuf;
     z.recvcount = z.sendcount = 1;
@@ -107,8 +103,7 @@ int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     rc = cs_lanes_run(&L, CS_allgather, &z);
   }
   if (rc == MPI_SUCCESS) {
-    cs_args b = {0};
-    b.comm = L.node;
+    cs_args b = cs_lanes_args(L.node, recvtype);
     b.sendbuf = b.recvbuf = recvbuf;
     b.count = 1;
     b.dt = all;

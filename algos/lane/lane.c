@@ -33,6 +33,15 @@ int cs_lanes_get(cs_lanes *L, const cs_ctx *ctx, MPI_Comm comm, cs_coll coll, co
   return MPI_SUCCESS;
 }
 
+cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t) {
+  cs_args y;
+  memset(&y, 0, sizeof y);
+  y.comm = c;
+  y.dt = y.sendtype = y.recvtype = t;
+  y.op = MPI_OP_NULL;
+  return y;
+}
+
 int cs_lanes_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
   y->ctx = NULL;
   return cs_run(L->row[coll], y);

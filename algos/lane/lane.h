@@ -33,6 +33,10 @@ typedef struct {
 int cs_lanes_get(cs_lanes *L, const cs_ctx *ctx, MPI_Comm comm, cs_coll coll, const char *name,
                  const cs_coll colls[], int k, MPI_Op op, MPI_Datatype dt);
 
+/* Arguments on communicator c whose every type field is t (valid where
+ * MPI ignores it) and op MPI_OP_NULL. */
+cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t);
+
 /* Runs the inner algorithm of coll with y on y->comm. */
 int cs_lanes_run(const cs_lanes *L, cs_coll coll, cs_args *y);
 
