@@ -89,6 +89,11 @@ add_test(NAME check_smpi_ppn4_comms COMMAND ${CLI} check --np 5,8,10 --ppn 4 --c
          --count 0,1,p+1 --type int,vec,noncomm --jobs 1)
 add_test(NAME check_smpi_ppn4_1009 COMMAND ${CLI} check --np 7,12 --ppn 4 --comm split,rev --count 1009
          --type int,double --jobs 1)
+# The full-lane and hierarchical decompositions (issue 27) on real nodes of 3
+# (regular at p = 6, 12; not at 10), sampled; the full matrix:
+#   ./collsim check --np 1-33,48,64,100 --ppn 3 --algo lane,hier  (and --ppn 4, 5)
+add_test(NAME check_smpi_lanes COMMAND ${CLI} check --np 6,10,12 --ppn 3 --algo lane,hier
+         --count 0,1,p+1,1009 --type int,vec,noncomm --jobs 1)
 # The same under mpirun with virtual nodes of 4 consecutive ranks
 # (COLLSIM_VNODE=4): the multi-node code paths on one machine.
 add_test(NAME check_mpi_vnode4_comms COMMAND ${CLI} check --backend mpi --np 6,8 --vnode 4
