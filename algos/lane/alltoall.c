@@ -27,6 +27,15 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   cs_lanes L;
   CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, "lane", used_lane, 1, MPI_OP_NULL, recvtype));
   if (recvcount == 0) return MPI_SUCCESS;
+  if (L.n == 1) { /* one process per node (or not regular): the lane is comm */
+    cs_args y = cs_lanes_args(L.lane, recvtype);
+    y.sendbuf = sendbuf;
+    y.sendcount = sendcount;
+    y.sendtype = sendtype;
+    y.recvbuf = recvbuf;
+    y.recvcount = recvcount;
+    return cs_lanes_run(&L, CS_alltoall, &y);
+  }
   if (sendbuf == MPI_IN_PLACE) {
     sendbuf = recvbuf;
     sendcount = recvcount;
