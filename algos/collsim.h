@@ -104,6 +104,17 @@ int cs_args_for_rank(cs_args *x, cs_coll coll, int r, int root, int inplace, voi
  * CS_COMPOSE row a on the call x (ctx: the context of x->comm, needed iff
  * the row is CS_NODE_AWARE). */
 int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx);
+/* The inner algorithm of collective coll in a decomposition (a part
+ * COLL:inner of a composition row, or an inner collective of a lane or hier
+ * kernel): the row COLLSIM_INNER names for coll ("allreduce:circulant,
+ * reduce_scatter:pairring": COLLECTIVE:ALGORITHM items separated by commas;
+ * one mechanism that the drivers, the PMPI library and the models all read,
+ * since they all run the kernels), else the library's own (native). Returns
+ * 0, or -1 with a sentence in err naming what is valid. */
+int cs_inner_row(cs_coll coll, const cs_algo_info **row, char *err, size_t len);
+/* Whether inner row r serves op on dt (its CS_COMMUTATIVE and CS_ASSOCIATIVE;
+ * op MPI_OP_NULL: not a reduction): 0, or -1 with a sentence in err. */
+int cs_inner_usable(const cs_algo_info *r, MPI_Op op, MPI_Datatype dt, char *err, size_t len);
 /* Whether row a's parts follow the rules of compose.c's header: 0, or -1
  * with a sentence in err that names the part and what is valid. */
 int cs_compose_check(const cs_algo_info *a, char *err, size_t len);

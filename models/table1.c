@@ -65,7 +65,7 @@
  *  eq. 4 recursive doubling (the butterfly allreduce on max-rate and k-lane
  *    models): (alpha_l + beta_l s) log2 ppn + (alpha + ppn s / min(RN, ppn
  *    Rb)) log2 n + gamma m log2 p;
- *  eq. 5 SMP (formula smp, `allreduce hierarchical`): (alpha_l + beta_l s)
+ *  eq. 5 SMP (formula smp, `allreduce hier`): (alpha_l + beta_l s)
  *    log2 ppn + (alpha + s / Rb) log2 n + gamma m log2 p;
  *  eq. 6 NAP (formula nap): (alpha_l + beta_l s) log2 p + (alpha + ppn s /
  *    min(RN, ppn Rb)) log_ppn n + gamma m (log2 p + log_ppn n).

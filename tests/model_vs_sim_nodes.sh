@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The node-aware rows (CS_NODE_AWARE in algos/registry.def, e.g. allreduce
-# hierarchical) on platforms with real nodes: their model (the kernel recorded under
+# hier) on platforms with real nodes: their model (the kernel recorded under
 # models/mpirec, where the kernel context finds the same nodes) equals the
 # simulation to 1e-9 relative
 #   - on abg with COLLSIM_VNODE=4: p = 8 (two regular nodes of 4) and
@@ -15,8 +15,14 @@ set -uo pipefail
 src=$1 cli=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rows=$(sed -n 's/^CS_[A-Z]*(\([a-z_]*\), *\([a-z_0-9]*\),[^,]*,[^,]*CS_NODE_AWARE.*/\1 \2/p' \
+# The composition rows among them (allreduce, reduce, bcast lane and hier;
+# the block kernels of algos/lane/ are not held here yet), with collsim's
+# algorithms inside (COLLSIM_INNER: the exact model of a decomposition is
+# claimed for collsim's inner algorithms; the library's are priced by the
+# recorder's reproductions of SMPI's).
+rows=$(sed -n 's/^CS_COMPOSE(\([a-z_]*\), *\([a-z_0-9]*\),[^,]*,[^,]*CS_NODE_AWARE.*/\1 \2/p' \
   "$src/algos/registry.def")
+export COLLSIM_INNER=reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant
 [ -n "$rows" ] || { echo "FAIL: no CS_NODE_AWARE row in $src/algos/registry.def"; exit 1; }
 abg=(--model abg --alpha 1.5e-6 --beta 2e-10 --gamma 3e-10)
 sizes=1,1000,64K,1M
@@ -43,10 +49,17 @@ while read -r coll algo; do
   held "$coll/$algo abg vnode 4 p=8" env COLLSIM_VNODE=4 "$cli" "${run[@]}" --np 8 "${abg[@]}"
   cp "$tmp/out" "$tmp/vnode.csv"
   held "$coll/$algo abg vnode 4 p=10" env COLLSIM_VNODE=4 "$cli" "${run[@]}" --np 10 "${abg[@]}"
-  held "$coll/$algo maxrate 2x4" "$cli" "${run[@]}" --np 8 --platform "$tmp/mr.xml"
+  # maxrate 2 x 4 is contended for the full-lane rows' concurrent lane
+  # collectives (the NIC is shared: the model is then an approximation until
+  # the contention-aware evaluator of issue 26 lands): held for the others.
+  [ "$algo" = lane ] ||
+    held "$coll/$algo maxrate 2x4" "$cli" "${run[@]}" --np 8 --platform "$tmp/mr.xml"
   held "$coll/$algo lanes 3x4" "$cli" "${run[@]}" --np 12 --platform "$tmp/ln.xml"
   "$cli" "${run[@]}" --np 8 "${abg[@]}" --no-sim >"$tmp/flat.csv" 2>"$tmp/err" ||
     { echo "FAIL: $coll/$algo on abg:"; cat "$tmp/err"; fail=1; }
+  # bcast hier with binomial trees takes 1 + 2 rounds on 2 x 4, as many as
+  # the flat binomial tree's 3 on abg: the same time, legitimately.
+  [ "$coll/$algo" = bcast/hier ] && continue
   if paste -d, "$tmp/vnode.csv" "$tmp/flat.csv" |
     awk -F, 'NR > 1 && $6 == $14 { print "FAIL: same model with and without nodes: " $0; bad = 1 }
       END { exit bad }'; then

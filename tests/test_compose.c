@@ -50,10 +50,12 @@ int main(void) {
          WANT("'allgather:circulant'", "not a collective a part can be", "valid: reduce_scatter"));
   expect(CS_allreduce, C, "reduce_scatter:circulant allgatherv:nosuch",
          WANT("allgatherv has no algorithm 'nosuch'",
-              "valid: circulant, ceilhalf, butterfly, pairring)"));
-  expect(
-      CS_allreduce, C, "reduce_scatter:native allgatherv:circulant",
-      WANT("no composable algorithm 'native'", "valid: circulant, ceilhalf, butterfly, pairring)"));
+              "valid: inner, circulant, ceilhalf, butterfly, pairring, native)"));
+  /* A split or join without a piece runs through the dispatcher. */
+  expect(CS_allreduce, C, "reduce_scatter:native allgatherv:circulant", OK);
+  expect(CS_allreduce, C | N,
+         "reduce_scatter:inner@node allreduce:inner@lane allgatherv:inner@node", OK);
+  expect(CS_bcast, N, "scatterv:inner@node bcast:inner@lane allgatherv:inner@node", OK);
   expect(CS_allreduce, C | N, "allreduce:butterfly@socket",
          WANT("unknown communicator 'socket'", "valid: comm, node, lane, leaders"));
   expect(CS_allreduce, C, "allreduce", WANT("'allreduce' is not COLLECTIVE:ALGORITHM"));
@@ -71,8 +73,11 @@ int main(void) {
          WANT("'reduce:binomial@node' needs a commutative op", "CS_COMMUTATIVE"));
   expect(CS_allreduce, C | N, "reduce_scatter:circulant@leaders allgatherv:circulant@leaders",
          WANT("splits and joins on leaders are not supported"));
-  expect(CS_reduce, C | N, "reduce:binomial@node reduce:binomial@leaders",
-         WANT("a rooted row (reduce) runs its parts on comm only"));
+  /* Rooted rows run parts on node (root: the root's local rank) and on
+   * leaders (the lane of the root's local rank). */
+  expect(CS_reduce, C | N, "reduce:binomial@node reduce:binomial@leaders", OK);
+  expect(CS_reduce, C | N, "reduce:inner@node reduce:nosuch@leaders",
+         WANT("reduce has no algorithm 'nosuch'", "valid: inner,"));
   expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
   return cs_test_end();
 }

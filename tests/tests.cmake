@@ -98,6 +98,11 @@ add_test(NAME check_smpi_nap4 COMMAND ${CLI} check --coll allreduce --algo nap -
          --type int,vec,noncomm --count 0,1,p+1,1009 --jobs 1)
 add_test(NAME check_smpi_nap3 COMMAND ${CLI} check --coll allreduce --algo nap --np 9,21 --ppn 3
          --type int,double --count 0,1,p+1,1009 --jobs 1)
+# The full-lane and hierarchical decompositions (issue 27) on real nodes of 3
+# (regular at p = 6, 12; not at 10), sampled; the full matrix:
+#   ./collsim check --np 1-33,48,64,100 --ppn 3 --algo lane,hier  (and --ppn 4, 5)
+add_test(NAME check_smpi_lanes COMMAND ${CLI} check --np 6,10,12 --ppn 3 --algo lane,hier
+         --count 0,1,p+1,1009 --type int,vec,noncomm --jobs 1)
 # The same under mpirun with virtual nodes of 4 consecutive ranks
 # (COLLSIM_VNODE=4): the multi-node code paths on one machine.
 add_test(NAME check_mpi_vnode4_comms COMMAND ${CLI} check --backend mpi --np 6,8 --vnode 4
@@ -200,7 +205,7 @@ add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 add_test(NAME model_vs_sim_half COMMAND ${MVS} 3,13,33 1,1M)
 set_tests_properties(model_vs_sim_half PROPERTIES ENVIRONMENT MVS_DUPLEX=half)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
-# ... and the node-aware rows (allreduce hierarchical) where nodes have more than one
+# ... and the node-aware rows (lane and hier, inner algorithms collsim's) where nodes have more than one
 # process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
 # 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh).
 add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})

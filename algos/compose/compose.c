@@ -7,16 +7,16 @@
  * COLLECTIVE:ALGORITHM[@COMMUNICATOR], are run in order by the one engine
  * below. Writing a composition is writing such a row:
  *
- *   CS_COMPOSE(allreduce, hierarchical, "hierarchical", CS_COMMUTATIVE | CS_NODE_AWARE, none,
- *              "reduce:binomial@node allreduce:butterfly@leaders bcast:binomial@node",
- *              "...")
+ *   CS_COMPOSE(allreduce, hier, "hier", CS_COMMUTATIVE | CS_NODE_AWARE, none,
+ *              "reduce:inner@node allreduce:inner@leaders bcast:inner@node", "...")
  *
  * The data: the row's vector (allreduce, reduce, bcast rows; count elements
  * of the call's datatype). Each part works on the CURRENT RANGE of it,
  * which starts as the whole vector:
  *   reduce_scatter   splits the current range evenly over the part's
  *                    communicator (the first n mod size blocks one element
- *                    longer), reducing; each process keeps its block, which
+ *                    longer), reducing (scatterv: from the part's root, whose
+ *                    range holds the data); each process keeps its block, which
  *                    becomes its current range (the node's share of the
  *                    vector, then this lane's block of it, ...);
  *   allgatherv       joins the innermost split again on every process, in
@@ -39,17 +39,26 @@
  * runs without a context, which costs every job a world reduction and a
  * split). On nodes that are not regular the context's fallback (node =
  * self, lane = a duplicate of comm, every process a leader) keeps every
- * decomposition correct. Rooted parts use root 0 of their communicator (the
- * node leader on node), and the call's root on comm in a rooted row; a
- * rooted row (reduce) runs its parts on comm only for now.
+ * decomposition correct. Rooted parts use, in a rooted row (reduce, bcast),
+ * the call's root on comm, the root's local rank on node and the root's node
+ * on lane and leaders, where leaders is the lane of the root's local rank; in
+ * a row that is not rooted root 0 of their communicator (leaders = local
+ * rank 0). In a rooted row a scatterv or gatherv on node runs on the root's
+ * node only (the other nodes' ranges are not needed there: Traff and
+ * Hunold's full-lane reduce and bcast).
  *
- * The algorithms: any row of the part's collective for allreduce, reduce and
- * bcast parts (native = the library's own; a composition row too), called
- * through the dispatcher (cs_run) on the part's communicator; for
- * reduce_scatter, allgatherv and gatherv parts a row with a piece (a kernel
+ * The algorithms: any row of the part's collective (native = the library's
+ * own; a composition row too), or `inner`: the row COLLSIM_INNER names for
+ * that collective, else native (cs_inner_row; the decompositions' inner
+ * collectives, as in the paper the library's by default). Whole-range parts
+ * are called through the dispatcher (cs_run) on the part's communicator;
+ * splits and joins through the row's piece where it has one (a kernel
  * entry on a cs_layout that every process knows, cs_piece_<collective>_<name>
  * in algos/kernel.h, found through weak references: rows without one
- * resolve to NULL), because they work on ranges of the vector in place.
+ * resolve to NULL), else through the dispatcher with the counts and
+ * displacements arrays of the even split (in place; MPI's in-place
+ * reduce_scatter leaves the block at the start of the buffer, so the
+ * block goes through a temporary there).
  * A split directly joined by a gatherv to a root (reduce = reduce_scatter +
  * gatherv, Rabenseifner's reduce for any p) hands the own block to the
  * gather without a copy: at the root it is reduced into its place in
@@ -70,8 +79,9 @@
  * at non-roots of a reduce row with whole-range parts, and one block in the
  * last case of the split-gather above.
  * Rows: allreduce circulant_rsag (reduce_scatter + allgatherv, Traff et al.
- * 2023 Sec. III-G), ceilhalf (the seed's Alg. 2), hierarchical (node reduce, leaders
- * allreduce, node bcast); reduce circulant_rsg (reduce_scatter + gatherv).
+ * 2023 Sec. III-G), ceilhalf (the seed's Alg. 2); reduce circulant_rsg
+ * (reduce_scatter + gatherv); Traff and Hunold's full-lane (lane) and
+ * hierarchical (hier) allreduce, reduce and bcast.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,14 +131,15 @@ enum { SPLIT, JOIN, WHOLE };
 enum { MAX_PARTS = 8 };
 
 typedef struct {
-  const cs_algo_info *row; /* the part's algorithm */
-  int kind, on;
+  const cs_algo_info *row; /* the part's algorithm (for `inner`: the native row until the call) */
+  int kind, on, inner;
   char word[64];
 } part;
 
 static int kind_of(int coll) {
   switch (coll) {
-  case CS_reduce_scatter: return SPLIT;
+  case CS_reduce_scatter:
+  case CS_scatterv: return SPLIT;
   case CS_allgatherv:
   case CS_gatherv: return JOIN;
   case CS_allreduce:
@@ -138,14 +149,69 @@ static int kind_of(int coll) {
   }
 }
 
-static int has_piece(const cs_algo_info *r) {
-  const piece *pc = &pieces[r->index];
-  switch (r->coll) {
-  case CS_reduce_scatter: return pc->rs != NULL;
-  case CS_allgatherv: return pc->ag != NULL;
-  case CS_gatherv: return pc->gv != NULL;
-  default: return 1;
+/* Whether row r can stand in a part: every row of a part's collective can
+ * (rows without a piece are called through the dispatcher with counts and
+ * displacements arrays, the way the library's own are), except those that
+ * read a kernel context (they are told apart by the rules of check_row). */
+static int composable(const cs_algo_info *r) { return r != NULL; }
+
+/* ---- inner algorithms: COLLSIM_INNER ---------------------------------------- */
+
+int cs_inner_row(cs_coll coll, const cs_algo_info **row, char *err, size_t len) {
+  const char *v = getenv("COLLSIM_INNER");
+  *row = cs_algo_find(coll, "native");
+  for (const char *s = v ? v : ""; *s;) {
+    size_t w = strcspn(s, ",");
+    char item[128];
+    snprintf(item, sizeof item, "%.*s", (int)(w < sizeof item ? w : sizeof item - 1), s);
+    s += w + (s[w] == ',');
+    if (!item[0]) continue;
+    char *colon = strchr(item, ':');
+    int c = colon ? (*colon = '\0', cs_coll_by_name(item)) : -1;
+    if (c < 0) {
+      snprintf(err, len,
+               "COLLSIM_INNER item '%s%s%s' is not COLLECTIVE:ALGORITHM with a known collective "
+               "(e.g. allreduce:circulant,reduce_scatter:pairring)",
+               item, colon ? ":" : "", colon ? colon + 1 : "");
+      return -1;
+    }
+    if (c != (int)coll) continue;
+    const cs_algo_info *r = cs_algo_find(coll, colon + 1);
+    if (!r || (r->flags & CS_NODE_AWARE) || strchr(colon + 1, ':')) {
+      size_t n = (size_t)snprintf(err, len,
+                                  "COLLSIM_INNER: %s has no algorithm '%s' that can run inside a "
+                                  "decomposition (valid: ",
+                                  item, colon + 1);
+      int first = 1;
+      for (int i = 0; i < cs_nalgos && n < len; i++)
+        if (cs_algos[i].coll == coll && !(cs_algos[i].flags & CS_NODE_AWARE)) {
+          n += (size_t)snprintf(err + n, len - n, "%s%s", first ? "" : ", ", cs_algos[i].name);
+          first = 0;
+        }
+      if (n < len) snprintf(err + n, len - n, ")");
+      return -1;
+    }
+    *row = r;
   }
+  return 0;
+}
+
+int cs_inner_usable(const cs_algo_info *r, MPI_Op op, MPI_Datatype dt, char *err, size_t len) {
+  int commute = 1;
+  if ((r->flags & CS_COMMUTATIVE) && op != MPI_OP_NULL) MPI_Op_commutative(op, &commute);
+  if (!commute) {
+    snprintf(err, len, "the inner algorithm %s/%s needs a commutative op", cs_colls[r->coll].name,
+             r->name);
+    return -1;
+  }
+  if ((r->flags & CS_ASSOCIATIVE) && op != MPI_OP_NULL && !cs_op_exact(op, dt)) {
+    char why[256];
+    cs_op_inexact_why(op, dt, why, sizeof why);
+    snprintf(err, len, "the inner algorithm %s/%s needs an exact op: %s", cs_colls[r->coll].name,
+             r->name, why);
+    return -1;
+  }
+  return 0;
 }
 
 /* Appends to err (of len bytes) what may stand where a part's algorithm of
@@ -154,7 +220,7 @@ static void valid_algos(char *err, size_t len, cs_coll coll) {
   size_t n = strlen(err);
   int first = 1;
   for (int i = 0; i < cs_nalgos && n < len; i++)
-    if (cs_algos[i].coll == coll && has_piece(&cs_algos[i])) {
+    if (cs_algos[i].coll == coll && composable(&cs_algos[i])) {
       n += (size_t)snprintf(err + n, len - n, "%s%s", first ? "" : ", ", cs_algos[i].name);
       first = 0;
     }
@@ -162,8 +228,8 @@ static void valid_algos(char *err, size_t len, cs_coll coll) {
 }
 
 static const char valid_colls[] =
-    "reduce_scatter, allgatherv, gatherv (split and join the current range), allreduce, "
-    "reduce, bcast (the whole range)";
+    "reduce_scatter, scatterv, allgatherv, gatherv (split and join the current range), "
+    "allreduce, reduce, bcast (the whole range)";
 
 /* Parses a's parts into out (at most MAX_PARTS). Returns their number, or -1
  * with a sentence in err. */
@@ -218,10 +284,11 @@ static int parse(const cs_algo_info *a, part *out, char *err, size_t len) {
                p->word);
       return -1;
     }
-    p->row = cs_algo_find((cs_coll)c, algo);
-    if (!p->row || !has_piece(p->row)) {
-      snprintf(err, len, "part '%s': %s has no %salgorithm '%s' (valid: ", p->word, word,
-               p->row ? "composable " : "", algo);
+    p->inner = !strcmp(algo, "inner");
+    p->row = cs_algo_find((cs_coll)c, p->inner ? "native" : algo);
+    if (!composable(p->row)) {
+      snprintf(err, len, "part '%s': %s has no algorithm '%s' (valid: inner, ", p->word, word,
+               algo);
       valid_algos(err, len, (cs_coll)c);
       return -1;
     }
@@ -257,13 +324,6 @@ static int check_row(const cs_algo_info *a, const part *pt, int n, char *err, si
                "part '%s' reads a kernel context: it may run on comm only (drivers prepare the "
                "context of the call's communicator, not of its node or lane communicators)",
                p->word);
-      return -1;
-    }
-    if (p->on != ON_COMM && cs_colls[a->coll].rooted) {
-      snprintf(err, len,
-               "part '%s': a rooted row (%s) runs its parts on comm only (the call's root is not "
-               "carried to node, lane or leaders communicators)",
-               p->word, cn);
       return -1;
     }
     if (p->on == ON_LEADERS && p->kind != WHOLE) {
@@ -374,6 +434,10 @@ typedef struct {
   const cs_ctx *ctx;
   MPI_Comm comm[ON_N];
   int root; /* rooted parts on comm: the call's root in a rooted row, else 0 */
+  /* The root's local rank and node (0 and 0 in a row that is not rooted):
+   * the roots of parts on node and on lane or leaders, and leaders = the
+   * lane of the root's local rank. */
+  int rooted, rootlocal, rootnode, on_rootnode;
   MPI_Aint ext;
   char *work;      /* the vector being computed (recvbuf; a temporary at non-roots) */
   const char *src; /* where the current range's data lies: work, or the call's sendbuf */
@@ -399,7 +463,83 @@ static char *at(const state *s, const char *base, long elements) {
 }
 
 /* The part's communicator's root and this process's rank on it. */
-static int root_of(const state *s, const part *p) { return p->on == ON_COMM ? s->root : 0; }
+static int root_of(const state *s, const part *p) {
+  return p->on == ON_COMM ? s->root : p->on == ON_NODE ? s->rootlocal : s->rootnode;
+}
+
+/* The row of part p for this call (an `inner` part: COLLSIM_INNER's). */
+static const cs_algo_info *row_of(const part *p) {
+  const cs_algo_info *r = p->row;
+  char err[8];
+  if (p->inner && cs_inner_row(p->row->coll, &r, err, sizeof err)) r = p->row;
+  return r;
+}
+
+/* Counts and displacements of layout l (for rows without a piece). */
+static int layout_arrays(const cs_layout *l, int size, int **counts, int **displs) {
+  *counts = malloc(sizeof(int) * 2 * (size_t)(size > 0 ? size : 1));
+  if (!*counts) return MPI_ERR_NO_MEM;
+  *displs = *counts + size;
+  for (int i = 0; i < size; i++) {
+    (*counts)[i] = (int)cs_lcount(l, i);
+    (*displs)[i] = (int)cs_ldispl(l, i);
+  }
+  return MPI_SUCCESS;
+}
+
+/* A split or join part of a row without a piece, through the dispatcher:
+ * the even layout l of the range at work + off, in place. */
+static int split_join_run(state *s, const cs_algo_info *row, const part *p, const cs_layout *l,
+                          MPI_Comm c, int size, int r) {
+  const cs_args *x = s->x;
+  int *counts, *displs;
+  CS_CHECK(layout_arrays(l, size, &counts, &displs));
+  cs_args y = *x;
+  y.comm = c;
+  y.ctx = NULL;
+  y.counts = counts;
+  y.displs = displs;
+  y.sendtype = y.recvtype = x->dt;
+  y.root = root_of(s, p);
+  char *range = at(s, s->work, s->off), *own = range + cs_ldispl(l, r) * s->ext;
+  long own_n = cs_lcount(l, r);
+  y.sendcount = y.recvcount = (int)own_n;
+  int rc = MPI_SUCCESS;
+  cs_tmp t = {0};
+  switch (row->coll) {
+  case CS_reduce_scatter:
+    /* MPI's in-place reduce_scatter leaves the block at the start of the
+     * buffer, not at its place: reduce into a temporary block then. */
+    if (s->src == s->work) {
+      rc = cs_tmp_alloc(&t, own_n, x->dt);
+      y.recvbuf = t.buf;
+    } else {
+      y.recvbuf = own;
+    }
+    y.sendbuf = at(s, s->src, s->off);
+    if (rc == MPI_SUCCESS) rc = cs_run(row, &y);
+    if (rc == MPI_SUCCESS && t.buf) rc = cs_copy(t.buf, own_n, x->dt, own, own_n, x->dt);
+    cs_tmp_free(&t);
+    break;
+  case CS_scatterv:
+    y.sendbuf = range;
+    y.recvbuf = r == y.root ? MPI_IN_PLACE : own;
+    rc = cs_run(row, &y);
+    break;
+  case CS_allgatherv:
+    y.sendbuf = MPI_IN_PLACE;
+    y.recvbuf = range;
+    rc = cs_run(row, &y);
+    break;
+  default: /* gatherv */
+    y.sendbuf = r == y.root ? MPI_IN_PLACE : own;
+    y.recvbuf = range;
+    rc = cs_run(row, &y);
+    break;
+  }
+  free(counts);
+  return rc;
+}
 
 /* reduce_scatter directly followed by its gatherv: the own block goes to
  * the gather without a copy (see the header). */
@@ -443,15 +583,21 @@ static int run_part(state *s, const part *pt, int i, int n, int *used) {
   const part *p = &pt[i];
   const cs_args *x = s->x;
   const cs_ctx *pctx = p->on == ON_COMM ? s->ctx : NULL;
+  const cs_algo_info *row = row_of(p);
   MPI_Comm c = s->comm[p->on];
   *used = 1;
   if (c == MPI_COMM_NULL) return MPI_SUCCESS; /* leaders: not one of them */
   int size, r;
   MPI_Comm_size(c, &size);
   MPI_Comm_rank(c, &r);
-  const piece *pc = &pieces[p->row->index];
-  if (p->kind == SPLIT && i + 1 < n && pt[i + 1].kind == JOIN &&
-      pt[i + 1].row->coll == CS_gatherv && pt[i + 1].on == p->on) {
+  const piece *pc = &pieces[row->index];
+  /* In a rooted row, a scatterv or gatherv on node serves the root's node
+   * only: the other nodes take or leave their ranges without a message. */
+  int skip = s->rooted && p->on == ON_NODE && !s->on_rootnode &&
+             (row->coll == CS_scatterv || row->coll == CS_gatherv);
+  if (p->kind == SPLIT && i + 1 < n && pt[i + 1].kind == JOIN && row->coll == CS_reduce_scatter &&
+      pc->rs && row_of(&pt[i + 1])->coll == CS_gatherv && pieces[row_of(&pt[i + 1])->index].gv &&
+      pt[i + 1].on == p->on && p->on == ON_COMM && !p->inner && !pt[i + 1].inner) {
     *used = 2;
     return split_to_root(s, p, &pt[i + 1], c, size, r);
   }
@@ -460,7 +606,12 @@ static int run_part(state *s, const part *pt, int i, int n, int *used) {
     cs_layout l = cs_layout_even(size, s->n);
     int inplace = s->src == s->work;
     char *own = at(s, s->work, s->off + cs_ldispl(&l, r));
-    CS_CHECK(pc->rs(at(s, s->src, s->off), own, &l, x->dt, x->op, c, inplace, pctx));
+    if (skip)
+      ;
+    else if (row->coll == CS_reduce_scatter && pc->rs)
+      CS_CHECK(pc->rs(at(s, s->src, s->off), own, &l, x->dt, x->op, c, inplace, pctx));
+    else
+      CS_CHECK(split_join_run(s, row, p, &l, c, size, r));
     s->split[s->depth].l = l;
     s->split[s->depth].off = s->off;
     s->split[s->depth++].n = s->n;
@@ -475,32 +626,36 @@ static int run_part(state *s, const part *pt, int i, int n, int *used) {
     s->off = s->split[s->depth].off;
     s->n = s->split[s->depth].n;
     char *range = at(s, s->work, s->off);
-    if (p->row->coll == CS_allgatherv)
+    if (skip) return MPI_SUCCESS;
+    if (row->coll == CS_allgatherv && pc->ag)
       return pc->ag(MPI_IN_PLACE, 0, x->dt, range, &l, x->dt, c, pctx);
-    int R = root_of(s, p);
-    if (r == R) return pc->gv(MPI_IN_PLACE, 0, x->dt, range, &l, x->dt, R, c, NULL, pctx);
-    return pc->gv(range + cs_ldispl(&l, r) * s->ext, (int)cs_lcount(&l, r), x->dt, range, &l, x->dt,
-                  R, c, NULL, pctx);
+    if (row->coll == CS_gatherv && pc->gv) {
+      int R = root_of(s, p);
+      if (r == R) return pc->gv(MPI_IN_PLACE, 0, x->dt, range, &l, x->dt, R, c, NULL, pctx);
+      return pc->gv(range + cs_ldispl(&l, r) * s->ext, (int)cs_lcount(&l, r), x->dt, range, &l,
+                    x->dt, R, c, NULL, pctx);
+    }
+    return split_join_run(s, row, p, &l, c, size, r);
   }
   /* A whole-range collective, through the dispatcher. */
   cs_args y = *x;
   y.comm = c;
-  y.ctx = p->row->flags & CS_NODE_AWARE ? s->ctx : NULL;
+  y.ctx = row->flags & CS_NODE_AWARE ? s->ctx : NULL;
   y.count = y.sendcount = y.recvcount = (int)s->n;
   y.counts = y.displs = NULL;
   y.root = root_of(s, p);
   char *range = at(s, s->work, s->off);
-  if (p->row->coll == CS_bcast) {
+  if (row->coll == CS_bcast) {
     if (r == y.root && s->src != s->work)
       CS_CHECK(cs_copy(at(s, s->src, s->off), s->n, x->dt, range, s->n, x->dt));
     y.sendbuf = y.recvbuf = range;
   } else {
-    int mine = p->row->coll == CS_allreduce || r == y.root;
+    int mine = row->coll == CS_allreduce || r == y.root;
     y.sendbuf = mine && s->src == s->work ? MPI_IN_PLACE : at(s, s->src, s->off);
     y.recvbuf = mine ? range : NULL;
   }
   s->src = s->work;
-  return cs_run(p->row, &y);
+  return cs_run(row, &y);
 }
 
 int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
@@ -514,7 +669,19 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
   s.ctx = ctx;
   s.ext = cs_extent(x->dt);
   s.n = x->count;
-  s.root = cs_colls[a->coll].rooted ? x->root : 0;
+  s.rooted = cs_colls[a->coll].rooted;
+  s.root = s.rooted ? x->root : 0;
+  /* Every inner algorithm of the call, before anything is sent. */
+  for (int i = 0; i < n; i++) {
+    const cs_algo_info *r;
+    if (!pt[i].inner) continue;
+    if (cs_inner_row(pt[i].row->coll, &r, err, sizeof err)) return refuse(a, x->comm, err);
+    if (cs_inner_usable(r, cs_colls[a->coll].reduces ? x->op : MPI_OP_NULL, x->dt, err,
+                        sizeof err)) {
+      refuse(a, x->comm, err);
+      return MPI_ERR_OP;
+    }
+  }
   int uses[ON_N] = {0};
   for (int i = 0; i < n; i++) uses[pt[i].on] = 1;
   s.comm[ON_COMM] = x->comm;
@@ -524,7 +691,14 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
   /* Both are made collectively on first use: every process asks. */
   if (uses[ON_NODE]) CS_CHECK(cs_ctx_nodecomm(ctx, &s.comm[ON_NODE]));
   if (uses[ON_LANE] || uses[ON_LEADERS]) CS_CHECK(cs_ctx_lanecomm(ctx, &s.comm[ON_LANE]));
-  if (uses[ON_LEADERS] && ctx->local == 0) s.comm[ON_LEADERS] = s.comm[ON_LANE];
+  if (ctx) {
+    /* The root's place: regular nodes hold consecutive ranks; otherwise
+     * every process is a node of its own (ctx.h). */
+    s.rootlocal = ctx->regular ? s.root % ctx->ppn : 0;
+    s.rootnode = ctx->regular ? s.root / ctx->ppn : s.root;
+    s.on_rootnode = ctx->node == s.rootnode;
+  }
+  if (uses[ON_LEADERS] && ctx->local == s.rootlocal) s.comm[ON_LEADERS] = s.comm[ON_LANE];
   int r;
   MPI_Comm_rank(x->comm, &r);
   int inplace = x->sendbuf == MPI_IN_PLACE;

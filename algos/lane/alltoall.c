@@ -1,0 +1,151 @@
+/* Full-lane and hierarchical alltoall (Traff, Hunold 2020, Sec. III; no
+ * listing), on the node and lane communicators of the kernel context.
+ *
+ * Accepts: any p (regular or not: lane.h), count 0, derived types,
+ * MPI_IN_PLACE (the send data are recvbuf's, read before it is written).
+ * Schedule, N nodes of n processes, block (a, i) -> (b, j):
+ *   lane: an alltoall on my node sends local rank j the N blocks for local
+ *     rank j of every node (a strided type: zero-copy) into a temporary T
+ *     ordered [i][b]; an alltoall on my lane sends node b the n blocks
+ *     T[i][b] (a strided type), received contiguously: node a's n blocks
+ *     land at a n, their places.
+ *   hier: a gather of every process's p blocks to local rank 0 (G[i][.]),
+ *     an alltoall among the local ranks 0 of n x n blocks per node pair
+ *     (a strided type out of G, contiguous into R[a][i][j]), a scatter on
+ *     every node of the p blocks R[.][.][j] to local rank j (strided).
+ * Cost: lane: alltoall(n, N c) + alltoall(N, n c); hier: gather(n, p c) +
+ * alltoall(N, n^2 c) + scatter(n, p c), with the inner algorithms' costs.
+ * Memory: p blocks (lane); 2 n p blocks at local rank 0 (hier).
+ */
+#include "lane.h"
+
+static const cs_coll used_lane[] = {CS_alltoall};
+static const cs_coll used_hier[] = {CS_gather, CS_alltoall, CS_scatter};
+
+/* Both rows, with one process per node: a strided type whose extent is one
+ * block over a span of many (n = 1: the node parts on MPI_COMM_SELF) came
+ * out wrong from SMPI's native collectives at p = 33, count 34 (not
+ * understood); there the decomposition is the inner alltoall on comm. */
+
+int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  cs_lanes L;
+  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, "lane", used_lane, 1, MPI_OP_NULL, recvtype));
+  if (recvcount == 0) return MPI_SUCCESS;
+  if (L.n == 1) { /* one process per node (or not regular): the lane is comm */
+    cs_args y = cs_lanes_args(L.lane, recvtype);
+    y.sendbuf = sendbuf;
+    y.sendcount = sendcount;
+    y.sendtype = sendtype;
+    y.recvbuf = recvbuf;
+    y.recvcount = recvcount;
+    return cs_lanes_run(&L, CS_alltoall, &y);
+  }
+  if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = recvbuf;
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  int n = L.n, N = L.nn;
+  long sc = sendcount, rc = recvcount;
+  MPI_Datatype s1 = MPI_DATATYPE_NULL, s2 = MPI_DATATYPE_NULL;
+  cs_tmp t = {0};
+  int err = cs_lanes_strided(N, sc, (long)n * sc, sc, sendtype, &s1);
+  if (err == MPI_SUCCESS) err = cs_lanes_strided(n, rc, (long)N * rc, rc, recvtype, &s2);
+  if (err == MPI_SUCCESS) err = cs_tmp_alloc(&t, (long)n * N * rc, recvtype);
+  if (err == MPI_SUCCESS && !cs_count_ok((long)N * rc, "a lane alltoall block"))
+    err = MPI_ERR_COUNT;
+  if (err == MPI_SUCCESS && !cs_count_ok((long)n * rc, "a lane alltoall block"))
+    err = MPI_ERR_COUNT;
+  if (err == MPI_SUCCESS) {
+    cs_args y = cs_lanes_args(L.node, recvtype);
+    y.sendbuf = sendbuf;
+    y.sendcount = 1;
+    y.sendtype = s1;
+    y.recvbuf = t.buf;
+    y.recvcount = (int)(N * rc);
+    err = cs_lanes_run(&L, CS_alltoall, &y);
+  }
+  if (err == MPI_SUCCESS) {
+    cs_args z = cs_lanes_args(L.lane, recvtype);
+    z.sendbuf = t.buf;
+    z.sendcount = 1;
+    z.sendtype = s2;
+    z.recvbuf = recvbuf;
+    z.recvcount = (int)(n * rc);
+    err = cs_lanes_run(&L, CS_alltoall, &z);
+  }
+  cs_tmp_free(&t);
+  cs_lanes_free_type(&s1);
+  cs_lanes_free_type(&s2);
+  return err;
+}
+
+int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  cs_lanes L;
+  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, "hier", used_hier, 3, MPI_OP_NULL, recvtype));
+  if (recvcount == 0) return MPI_SUCCESS;
+  if (L.n == 1) { /* one process per node (or not regular): the leaders are comm */
+    cs_args y = cs_lanes_args(L.lane, recvtype);
+    y.sendbuf = sendbuf;
+    y.sendcount = sendcount;
+    y.sendtype = sendtype;
+    y.recvbuf = recvbuf;
+    y.recvcount = recvcount;
+    return cs_lanes_run(&L, CS_alltoall, &y);
+  }
+  if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = recvbuf;
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  int n = L.n, N = L.nn, p = n * N;
+  long rc = recvcount;
+  MPI_Datatype v = MPI_DATATYPE_NULL, w = MPI_DATATYPE_NULL;
+  cs_tmp g = {0}, r = {0};
+  int err = MPI_SUCCESS;
+  if (!cs_count_ok((long)p * sendcount, "a hier alltoall gather") ||
+      !cs_count_ok((long)p * rc, "a hier alltoall gather") ||
+      !cs_count_ok((long)n * n * rc, "a hier alltoall block"))
+    err = MPI_ERR_COUNT;
+  if (err == MPI_SUCCESS && L.me == 0) {
+    err = cs_tmp_alloc(&g, (long)n * p * rc, recvtype);
+    if (err == MPI_SUCCESS) err = cs_tmp_alloc(&r, (long)n * p * rc, recvtype);
+    if (err == MPI_SUCCESS)
+      err = cs_lanes_strided(n, (long)n * rc, (long)p * rc, (long)n * rc, recvtype, &v);
+    if (err == MPI_SUCCESS) err = cs_lanes_strided(p, rc, (long)n * rc, rc, recvtype, &w);
+  }
+  if (err == MPI_SUCCESS) {
+    cs_args y = cs_lanes_args(L.node, recvtype);
+    y.sendbuf = sendbuf;
+    y.sendcount = p * sendcount;
+    y.sendtype = sendtype;
+    y.recvbuf = g.buf;
+    y.recvcount = (int)(p * rc);
+    err = cs_lanes_run(&L, CS_gather, &y);
+  }
+  if (err == MPI_SUCCESS && L.me == 0) {
+    cs_args z = cs_lanes_args(L.lane, recvtype);
+    z.sendbuf = g.buf;
+    z.sendcount = 1;
+    z.sendtype = v;
+    z.recvbuf = r.buf;
+    z.recvcount = (int)(n * n * rc);
+    err = cs_lanes_run(&L, CS_alltoall, &z);
+  }
+  if (err == MPI_SUCCESS) {
+    cs_args s = cs_lanes_args(L.node, recvtype);
+    s.sendbuf = r.buf;
+    s.sendcount = 1;
+    s.sendtype = L.me == 0 ? w : recvtype;
+    s.recvbuf = recvbuf;
+    s.recvcount = (int)(p * rc);
+    err = cs_lanes_run(&L, CS_scatter, &s);
+  }
+  cs_tmp_free(&g);
+  cs_tmp_free(&r);
+  cs_lanes_free_type(&v);
+  cs_lanes_free_type(&w);
+  return err;
+}

@@ -1,0 +1,85 @@
+/* The shared part of the full-lane and hierarchical kernels (lane.h). */
+#include "lane.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cs_lanes_get(cs_lanes *L, const cs_ctx *ctx, MPI_Comm comm, cs_coll coll, const char *name,
+                 const cs_coll colls[], int k, MPI_Op op, MPI_Datatype dt) {
+  char err[768] = "";
+  int rc = MPI_SUCCESS;
+  memset(L, 0, sizeof *L);
+  for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
+    if (cs_inner_row(colls[i], &L->row[colls[i]], err, sizeof err))
+      rc = MPI_ERR_ARG;
+    else if (cs_inner_usable(L->row[colls[i]], op, dt, err, sizeof err))
+      rc = MPI_ERR_OP;
+  }
+  if (rc != MPI_SUCCESS) {
+    int r;
+    MPI_Comm_rank(comm, &r);
+    if (r == 0)
+      fprintf(stderr, "collsim: %s/%s is not supported: %s\n", cs_colls[coll].name, name, err);
+    return rc;
+  }
+  if (!ctx) return MPI_ERR_ARG; /* the dispatcher gives node-aware rows a context */
+  CS_CHECK(cs_ctx_nodecomm(ctx, &L->node));
+  CS_CHECK(cs_ctx_lanecomm(ctx, &L->lane));
+  L->n = ctx->ppn;
+  L->nn = ctx->nnodes;
+  L->me = ctx->local;
+  L->my = ctx->node;
+  return MPI_SUCCESS;
+}
+
+cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t) {
+  cs_args y;
+  memset(&y, 0, sizeof y);
+  y.comm = c;
+  y.dt = y.sendtype = y.recvtype = t;
+  y.op = MPI_OP_NULL;
+  return y;
+}
+
+int cs_lanes_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
+  y->ctx = NULL;
+  return cs_run(L->row[coll], y);
+}
+
+int cs_lanes_strided(int nb, long count, long stride, long step, MPI_Datatype dt,
+                     MPI_Datatype *out) {
+  MPI_Datatype v;
+  *out = MPI_DATATYPE_NULL;
+  if (count > INT_MAX || stride > INT_MAX || (long)nb * stride > INT_MAX) {
+    cs_count_ok(INT_MAX + 1L, "a lane block type"); /* prints why */
+    return MPI_ERR_COUNT;
+  }
+  /* hindexed, not vector: the recording MPI of the models has hindexed. */
+  int *lens = malloc(sizeof(int) * (size_t)(nb > 0 ? nb : 1));
+  MPI_Aint *displs = malloc(sizeof(MPI_Aint) * (size_t)(nb > 0 ? nb : 1));
+  int rc = lens && displs ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+  for (int i = 0; i < nb && rc == MPI_SUCCESS; i++) {
+    lens[i] = (int)count;
+    displs[i] = (MPI_Aint)i * stride * cs_extent(dt);
+  }
+  if (rc == MPI_SUCCESS) rc = MPI_Type_create_hindexed(nb, lens, displs, dt, &v);
+  free(lens);
+  free(displs);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = MPI_Type_create_resized(v, 0, (MPI_Aint)step * cs_extent(dt), out);
+  MPI_Type_free(&v);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(out);
+  return rc;
+}
+
+int cs_lanes_contig(long count, MPI_Datatype dt, MPI_Datatype *out) {
+  *out = MPI_DATATYPE_NULL;
+  if (!cs_count_ok(count, "a lane block type")) return MPI_ERR_COUNT;
+  CS_CHECK(MPI_Type_contiguous((int)count, dt, out));
+  return MPI_Type_commit(out);
+}
+
+void cs_lanes_free_type(MPI_Datatype *t) {
+  if (*t != MPI_DATATYPE_NULL) MPI_Type_free(t);
+}
