@@ -45,7 +45,7 @@ int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     y.sendcount = 0;
     y.sendtype = recvtype;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_allgather, &y);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_allgather, &y);
   if (rc == MPI_SUCCESS && L.n > 1) {
     cs_args z = cs_lanes_args(L.node, recvtype);
     z.sendbuf = MPI_IN_PLACE;
@@ -53,7 +53,7 @@ int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     z.recvcount = 1;
     z.recvtype = nodetype;
     z.sendtype = nodetype;
-    rc = cs_lanes_run(&L, CS_allgather, &z);
+    rc = cs_lane_inner_run(&L, CS_allgather, &z);
   }
   cs_lanes_free_type(&lanetype);
   cs_lanes_free_type(&nodetype);
@@ -93,14 +93,14 @@ int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     }
     y.recvbuf = NULL;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_gather, &y);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_gather, &y);
   if (rc == MPI_SUCCESS && L.me == 0) {
     cs_args z = cs_lanes_args(L.lane, recvtype);
     z.sendbuf = MPI_IN_PLACE;
     z.recvbuf = recvbuf;
     z.recvcount = z.sendcount = 1;
     z.recvtype = z.sendtype = chunk;
-    rc = cs_lanes_run(&L, CS_allgather, &z);
+    rc = cs_lane_inner_run(&L, CS_allgather, &z);
   }
   if (rc == MPI_SUCCESS) {
     cs_args b = cs_lanes_args(L.node, recvtype);
@@ -108,7 +108,7 @@ int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     b.count = 1;
     b.dt = all;
     b.root = 0;
-    rc = cs_lanes_run(&L, CS_bcast, &b);
+    rc = cs_lane_inner_run(&L, CS_bcast, &b);
   }
   cs_lanes_free_type(&chunk);
   cs_lanes_free_type(&all);

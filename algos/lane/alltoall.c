@@ -39,7 +39,7 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     y.sendtype = sendtype;
     y.recvbuf = recvbuf;
     y.recvcount = recvcount;
-    return cs_lanes_run(&L, CS_alltoall, &y);
+    return cs_lane_inner_run(&L, CS_alltoall, &y);
   }
   if (sendbuf == MPI_IN_PLACE) {
     sendbuf = recvbuf;
@@ -64,7 +64,7 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     y.sendtype = s1;
     y.recvbuf = t.buf;
     y.recvcount = (int)(N * rc);
-    err = cs_lanes_run(&L, CS_alltoall, &y);
+    err = cs_lane_inner_run(&L, CS_alltoall, &y);
   }
   if (err == MPI_SUCCESS) {
     cs_args z = cs_lanes_args(L.lane, recvtype);
@@ -73,7 +73,7 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     z.sendtype = s2;
     z.recvbuf = recvbuf;
     z.recvcount = (int)(n * rc);
-    err = cs_lanes_run(&L, CS_alltoall, &z);
+    err = cs_lane_inner_run(&L, CS_alltoall, &z);
   }
   cs_tmp_free(&t);
   cs_lanes_free_type(&s1);
@@ -93,7 +93,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     y.sendtype = sendtype;
     y.recvbuf = recvbuf;
     y.recvcount = recvcount;
-    return cs_lanes_run(&L, CS_alltoall, &y);
+    return cs_lane_inner_run(&L, CS_alltoall, &y);
   }
   if (sendbuf == MPI_IN_PLACE) {
     sendbuf = recvbuf;
@@ -123,7 +123,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     y.sendtype = sendtype;
     y.recvbuf = g.buf;
     y.recvcount = (int)(p * rc);
-    err = cs_lanes_run(&L, CS_gather, &y);
+    err = cs_lane_inner_run(&L, CS_gather, &y);
   }
   if (err == MPI_SUCCESS && L.me == 0) {
     cs_args z = cs_lanes_args(L.lane, recvtype);
@@ -132,7 +132,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     z.sendtype = v;
     z.recvbuf = r.buf;
     z.recvcount = (int)(n * n * rc);
-    err = cs_lanes_run(&L, CS_alltoall, &z);
+    err = cs_lane_inner_run(&L, CS_alltoall, &z);
   }
   if (err == MPI_SUCCESS) {
     cs_args s = cs_lanes_args(L.node, recvtype);
@@ -141,7 +141,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     s.sendtype = L.me == 0 ? w : recvtype;
     s.recvbuf = recvbuf;
     s.recvcount = (int)(p * rc);
-    err = cs_lanes_run(&L, CS_scatter, &s);
+    err = cs_lane_inner_run(&L, CS_scatter, &s);
   }
   cs_tmp_free(&g);
   cs_tmp_free(&r);

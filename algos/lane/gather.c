@@ -63,7 +63,7 @@ int cs_gather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     y.recvcount = sendcount;
     y.recvtype = sendtype;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_gather, &y);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_gather, &y);
   if (rc == MPI_SUCCESS && L.my == rn && L.n > 1) {
     cs_args z = cs_lanes_args(L.node, any);
     z.root = rl;
@@ -77,7 +77,7 @@ int cs_gather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
       z.sendcount = L.nn * sendcount;
       z.sendtype = sendtype;
     }
-    rc = cs_lanes_run(&L, CS_gather, &z);
+    rc = cs_lane_inner_run(&L, CS_gather, &z);
   }
   cs_tmp_free(&t);
   cs_lanes_free_type(&lanetype);
@@ -114,7 +114,7 @@ int cs_gather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     y.recvcount = sendcount;
     y.recvtype = sendtype;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lanes_run(&L, CS_gather, &y);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_gather, &y);
   if (rc == MPI_SUCCESS && L.me == rl && L.nn > 1) {
     cs_args z = cs_lanes_args(L.lane, any);
     z.root = rn;
@@ -128,7 +128,7 @@ int cs_gather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
       z.sendcount = L.n * sendcount;
       z.sendtype = sendtype;
     }
-    rc = cs_lanes_run(&L, CS_gather, &z);
+    rc = cs_lane_inner_run(&L, CS_gather, &z);
   }
   cs_tmp_free(&t);
   cs_lanes_free_type(&chunk);

@@ -42,7 +42,7 @@ cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t) {
   return y;
 }
 
-int cs_lanes_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
+int cs_lane_inner_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
   y->ctx = NULL;
   return cs_run(L->row[coll], y);
 }

@@ -38,7 +38,7 @@ int cs_lanes_get(cs_lanes *L, const cs_ctx *ctx, MPI_Comm comm, cs_coll coll, co
 cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t);
 
 /* Runs the inner algorithm of coll with y on y->comm. */
-int cs_lanes_run(const cs_lanes *L, cs_coll coll, cs_args *y);
+int cs_lane_inner_run(const cs_lanes *L, cs_coll coll, cs_args *y);
 
 /* A committed type of nb blocks of count elements of dt, block i at
  * i * stride elements, whose extent is step elements (so that consecutive

@@ -59,7 +59,7 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.sendbuf = in;
     y.recvbuf = mine;
     y.counts = counts;
-    err = cs_lanes_run(&L, CS_reduce_scatter, &y);
+    err = cs_lane_inner_run(&L, CS_reduce_scatter, &y);
   }
   if (err == MPI_SUCCESS) {
     cs_args y = cs_lanes_args(L.lane, dt);
@@ -67,7 +67,7 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.sendbuf = MPI_IN_PLACE;
     y.recvbuf = mine;
     y.count = counts[L.me];
-    err = cs_lanes_run(&L, CS_exscan, &y);
+    err = cs_lane_inner_run(&L, CS_exscan, &y);
   }
   if (err == MPI_SUCCESS && L.my > 0) { /* node 0 has no earlier nodes */
     cs_args y = cs_lanes_args(L.node, dt);
@@ -75,7 +75,7 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.recvbuf = t.buf;
     y.counts = counts;
     y.displs = displs;
-    err = cs_lanes_run(&L, CS_allgatherv, &y);
+    err = cs_lane_inner_run(&L, CS_allgatherv, &y);
   }
   if (err == MPI_SUCCESS) {
     cs_args y = cs_lanes_args(L.node, dt);
@@ -83,7 +83,7 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.sendbuf = sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : sendbuf;
     y.recvbuf = recvbuf;
     y.count = count;
-    err = cs_lanes_run(&L, ex ? CS_exscan : CS_scan, &y);
+    err = cs_lane_inner_run(&L, ex ? CS_exscan : CS_scan, &y);
   }
   if (err == MPI_SUCCESS && L.my > 0) {
     if (ex && L.me == 0)
@@ -115,7 +115,7 @@ static int hier_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.sendbuf = sendbuf;
     y.recvbuf = recvbuf;
     y.count = count;
-    err = cs_lanes_run(&L, ex ? CS_exscan : CS_scan, &y);
+    err = cs_lane_inner_run(&L, ex ? CS_exscan : CS_scan, &y);
   }
   if (err == MPI_SUCCESS && last) {
     /* The node's total: the scan's result, or the exscan's op the input. */
@@ -129,7 +129,7 @@ static int hier_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
       y.sendbuf = MPI_IN_PLACE;
       y.recvbuf = t.buf;
       y.count = count;
-      err = cs_lanes_run(&L, CS_exscan, &y);
+      err = cs_lane_inner_run(&L, CS_exscan, &y);
     }
   }
   if (err == MPI_SUCCESS && L.my > 0) {
@@ -137,7 +137,7 @@ static int hier_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.sendbuf = y.recvbuf = t.buf;
     y.count = count;
     y.root = L.n - 1;
-    err = cs_lanes_run(&L, CS_bcast, &y);
+    err = cs_lane_inner_run(&L, CS_bcast, &y);
     if (err == MPI_SUCCESS) {
       if (ex && L.me == 0)
         err = cs_copy(t.buf, count, dt, recvbuf, count, dt);

@@ -60,7 +60,7 @@ int cs_scatter_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
       z.recvcount = L.nn * recvcount;
       z.recvtype = recvtype;
     }
-    rc = cs_lanes_run(&L, CS_scatter, &z);
+    rc = cs_lane_inner_run(&L, CS_scatter, &z);
   }
   if (rc == MPI_SUCCESS) {
     cs_args y = cs_lanes_args(L.lane, any);
@@ -77,7 +77,7 @@ int cs_scatter_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
       y.sendcount = recvcount;
       y.sendtype = recvtype;
     }
-    rc = cs_lanes_run(&L, CS_scatter, &y);
+    rc = cs_lane_inner_run(&L, CS_scatter, &y);
   }
   cs_tmp_free(&t);
   cs_lanes_free_type(&lanetype);
@@ -115,7 +115,7 @@ int cs_scatter_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
       z.recvcount = L.n * recvcount;
       z.recvtype = recvtype;
     }
-    rc = cs_lanes_run(&L, CS_scatter, &z);
+    rc = cs_lane_inner_run(&L, CS_scatter, &z);
   }
   if (rc == MPI_SUCCESS) {
     cs_args y = cs_lanes_args(L.node, any);
@@ -132,7 +132,7 @@ int cs_scatter_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
       y.sendcount = recvcount;
       y.sendtype = recvtype;
     }
-    rc = cs_lanes_run(&L, CS_scatter, &y);
+    rc = cs_lane_inner_run(&L, CS_scatter, &y);
   }
   cs_tmp_free(&t);
   cs_lanes_free_type(&chunk);
