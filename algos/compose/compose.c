@@ -682,6 +682,12 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
       return MPI_ERR_OP;
     }
   }
+  /* No element: nothing to combine or send (count is the same on every
+   * process of these collectives, so all return here). This also keeps
+   * inner library collectives from count-0 calls, which SMPI 3.32's
+   * MPI_Allreduce dies of (SIGFPE) with a derived datatype at 16 <= p < 64
+   * (docs/correctness.md). */
+  if (x->count == 0) return MPI_SUCCESS;
   int uses[ON_N] = {0};
   for (int i = 0; i < n; i++) uses[pt[i].on] = 1;
   s.comm[ON_COMM] = x->comm;
