@@ -637,7 +637,13 @@ static int run_part(state *s, const part *pt, int i, int n, int *used) {
     }
     return split_join_run(s, row, p, &l, c, size, r);
   }
-  /* A whole-range collective, through the dispatcher. */
+  /* A whole-range collective, through the dispatcher; an empty range (a
+   * lane's block of a count below the node's size) has nothing to do, and
+   * every process of the part's communicator has the same range. */
+  if (s->n == 0) {
+    s->src = s->work;
+    return MPI_SUCCESS;
+  }
   cs_args y = *x;
   y.comm = c;
   y.ctx = row->flags & CS_NODE_AWARE ? s->ctx : NULL;
