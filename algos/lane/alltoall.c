@@ -5,7 +5,7 @@
  * MPI_IN_PLACE (the send data are recvbuf's, read before it is written).
  * Schedule, N nodes of n processes, block (a, i) -> (b, j):
  *   lane: an alltoall on my node sends local rank j the N blocks for local
- *     rank j of every node (a strided type: zero-copy) into a temporary T
+ *     rank j of every node (a strided type, packed) into a temporary T
  *     ordered [i][b]; an alltoall on my lane sends node b the n blocks
  *     T[i][b] (a strided type), received contiguously: node a's n blocks
  *     land at a n, their places.
@@ -15,7 +15,8 @@
  *     every node of the p blocks R[.][.][j] to local rank j (strided).
  * Cost: lane: alltoall(n, N c) + alltoall(N, n c); hier: gather(n, p c) +
  * alltoall(N, n^2 c) + scatter(n, p c), with the inner algorithms' costs.
- * Memory: p blocks (lane); 2 n p blocks at local rank 0 (hier).
+ * Memory: 3 p blocks (lane: each step packs its strided blocks into a
+ * contiguous temporary first); 3 n p blocks at local rank 0 (hier).
  */
 #include "lane.h"
 
@@ -49,32 +50,48 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   int n = L.n, N = L.nn;
   long sc = sendcount, rc = recvcount;
   MPI_Datatype s1 = MPI_DATATYPE_NULL, s2 = MPI_DATATYPE_NULL;
-  cs_tmp t = {0};
+  cs_tmp t = {0}, u = {0}, v = {0};
   int err = cs_lanes_strided(N, sc, (long)n * sc, sc, sendtype, &s1);
   if (err == MPI_SUCCESS) err = cs_lanes_strided(n, rc, (long)N * rc, rc, recvtype, &s2);
   if (err == MPI_SUCCESS) err = cs_tmp_alloc(&t, (long)n * N * rc, recvtype);
+  if (err == MPI_SUCCESS) err = cs_tmp_alloc(&u, (long)n * N * sc, sendtype);
+  if (err == MPI_SUCCESS) err = cs_tmp_alloc(&v, (long)n * N * rc, recvtype);
   if (err == MPI_SUCCESS && !cs_count_ok((long)N * rc, "a lane alltoall block"))
     err = MPI_ERR_COUNT;
   if (err == MPI_SUCCESS && !cs_count_ok((long)n * rc, "a lane alltoall block"))
     err = MPI_ERR_COUNT;
+  /* Each step's strided blocks are packed into u first and sent
+   * contiguously (equal counts and types on both sides): SMPI 3.32's native
+   * alltoall gave wrong blocks for a strided send type against a contiguous
+   * receive at 16 processes per lane (p = 64, nodes of 4), while collsim's
+   * pairwise gave the right ones. One copy per step, charged as local work. */
+  MPI_Aint se = cs_extent(sendtype), re = cs_extent(recvtype);
+  for (int j = 0; j < n && err == MPI_SUCCESS; j++)
+    err = cs_copy((const char *)sendbuf + (MPI_Aint)j * sc * se, 1, s1,
+                  (char *)u.buf + (MPI_Aint)j * N * sc * se, (long)N * sc, sendtype);
   if (err == MPI_SUCCESS) {
     cs_args y = cs_lanes_args(L.node, recvtype);
-    y.sendbuf = sendbuf;
-    y.sendcount = 1;
-    y.sendtype = s1;
+    y.sendbuf = u.buf;
+    y.sendcount = (int)(N * sc);
+    y.sendtype = sendtype;
     y.recvbuf = t.buf;
     y.recvcount = (int)(N * rc);
     err = cs_lane_inner_run(&L, CS_alltoall, &y);
   }
+  for (int b = 0; b < N && err == MPI_SUCCESS; b++)
+    err = cs_copy((const char *)t.buf + (MPI_Aint)b * rc * re, 1, s2,
+                  (char *)v.buf + (MPI_Aint)b * n * rc * re, (long)n * rc, recvtype);
   if (err == MPI_SUCCESS) {
     cs_args z = cs_lanes_args(L.lane, recvtype);
-    z.sendbuf = t.buf;
-    z.sendcount = 1;
-    z.sendtype = s2;
+    z.sendbuf = v.buf;
+    z.sendcount = (int)(n * rc);
+    z.sendtype = recvtype;
     z.recvbuf = recvbuf;
     z.recvcount = (int)(n * rc);
     err = cs_lane_inner_run(&L, CS_alltoall, &z);
   }
+  cs_tmp_free(&u);
+  cs_tmp_free(&v);
   cs_tmp_free(&t);
   cs_lanes_free_type(&s1);
   cs_lanes_free_type(&s2);
@@ -103,7 +120,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   int n = L.n, N = L.nn, p = n * N;
   long rc = recvcount;
   MPI_Datatype v = MPI_DATATYPE_NULL, w = MPI_DATATYPE_NULL;
-  cs_tmp g = {0}, r = {0};
+  cs_tmp g = {0}, r = {0}, u = {0};
   int err = MPI_SUCCESS;
   if (!cs_count_ok((long)p * sendcount, "a hier alltoall gather") ||
       !cs_count_ok((long)p * rc, "a hier alltoall gather") ||
@@ -112,6 +129,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   if (err == MPI_SUCCESS && L.me == 0) {
     err = cs_tmp_alloc(&g, (long)n * p * rc, recvtype);
     if (err == MPI_SUCCESS) err = cs_tmp_alloc(&r, (long)n * p * rc, recvtype);
+    if (err == MPI_SUCCESS) err = cs_tmp_alloc(&u, (long)n * p * rc, recvtype);
     if (err == MPI_SUCCESS)
       err = cs_lanes_strided(n, (long)n * rc, (long)p * rc, (long)n * rc, recvtype, &v);
     if (err == MPI_SUCCESS) err = cs_lanes_strided(p, rc, (long)n * rc, rc, recvtype, &w);
@@ -125,11 +143,17 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     y.recvcount = (int)(p * rc);
     err = cs_lane_inner_run(&L, CS_gather, &y);
   }
+  /* The leaders' blocks for node b, packed contiguously (as in lane above:
+   * SMPI's native alltoall and a strided send type, p = 64). */
+  MPI_Aint re = cs_extent(recvtype);
+  for (int b = 0; b < N && err == MPI_SUCCESS && L.me == 0; b++)
+    err = cs_copy((const char *)g.buf + (MPI_Aint)b * n * rc * re, 1, v,
+                  (char *)u.buf + (MPI_Aint)b * n * n * rc * re, (long)n * n * rc, recvtype);
   if (err == MPI_SUCCESS && L.me == 0) {
     cs_args z = cs_lanes_args(L.lane, recvtype);
-    z.sendbuf = g.buf;
-    z.sendcount = 1;
-    z.sendtype = v;
+    z.sendbuf = u.buf;
+    z.sendcount = (int)(n * n * rc);
+    z.sendtype = recvtype;
     z.recvbuf = r.buf;
     z.recvcount = (int)(n * n * rc);
     err = cs_lane_inner_run(&L, CS_alltoall, &z);
@@ -145,6 +169,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   }
   cs_tmp_free(&g);
   cs_tmp_free(&r);
+  cs_tmp_free(&u);
   cs_lanes_free_type(&v);
   cs_lanes_free_type(&w);
   return err;
