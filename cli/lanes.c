@@ -8,12 +8,12 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: collsim lanes --pattern lane|multi --counts LIST [--platform F] [--np P]\n"
+          "usage: collsim lanes --pattern k-lane|multi --counts LIST [--platform F] [--np P]\n"
           "                     [--k LIST] [--backend smpi|mpi] [--vnode N] [--hostfile H]\n"
           "                     [--reps R] [--warmup W] [--inner I] [--out FILE] [--plot DIR]\n"
           "Traff and Hunold's multi-lane benchmarks (2020, Sec. II) on the node and lane\n"
           "communicators collsim's kernels use (algos/ctx.h); CSV (docs/csv.md, \"lanes\").\n"
-          "  --pattern lane   c MPI_INTs per node sent and received by the first k processes\n"
+          "  --pattern k-lane   c MPI_INTs per node sent and received by the first k processes\n"
           "                   of every node (c/k each, to the same local rank on the next\n"
           "                   node: rank i to (i + n) mod p), blocking MPI_Sendrecv repeated\n"
           "                   I times without barriers\n"

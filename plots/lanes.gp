@@ -4,7 +4,7 @@
 # t(k = 1) / t(k) (lane) or the slow-down t(k) / t(k = 1) (multi).
 # `collsim lanes --plot DIR` runs it. Variables (gnuplot -e):
 #   csv      the CSV of collsim lanes (docs/csv.md, "lanes")
-#   pattern  lane or multi;  counts: the counts c, space-separated;  ttl: title
+#   pattern  k-lane or multi;  counts: the counts c, space-separated;  ttl: title
 #   outpng   the time picture;  outratio: the ratio picture (png)
 set encoding utf8
 set datafile separator ','
@@ -21,7 +21,7 @@ ROWS(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {print $5 \",\" $9}' %s", pat
 BASE(c) = sprintf("< awk -F, '$1==\"%s\" && $6==%s {if ($5==1) b=$9; print $5 \",\" $9 \",\" b}' %s", pattern, c, csv)
 
 set output outpng
-set ylabel (pattern eq 'lane' ? 'time of one exchange (s)' : 'time of one alltoall (s)')
+set ylabel (pattern eq 'k-lane' ? 'time of one exchange (s)' : 'time of one alltoall (s)')
 set logscale y 10
 set format y '%.0e'
 plot for [c in counts] ROWS(c) using 1:2 with linespoints lw 2 title c
@@ -30,7 +30,7 @@ set output
 set output outratio
 unset logscale y
 set format y '%g'
-if (pattern eq 'lane') {
+if (pattern eq 'k-lane') {
   set ylabel 't(k = 1) / t(k): speed-up over one lane'
   plot for [c in counts] BASE(c) using 1:($3 / $2) with linespoints lw 2 title c, \
        2 with lines dt 2 lc rgb 'gray' title '2 (two physical lanes)'

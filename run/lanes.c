@@ -70,7 +70,7 @@ int cs_lanes_plot(const char *csv, const char *pattern, const char *dir, const c
 }
 
 int cs_lanes_run(const cs_lanes_req *q) {
-  if (!q->pattern || (strcmp(q->pattern, "lane") && strcmp(q->pattern, "multi"))) {
+  if (!q->pattern || (strcmp(q->pattern, "k-lane") && strcmp(q->pattern, "multi"))) {
     fprintf(stderr, "collsim lanes: --pattern: lane or multi\n");
     return 2;
   }
@@ -171,7 +171,7 @@ int cs_lanes_run(const cs_lanes_req *q) {
   if (!rc && q->plot && q->out) {
     char title[512];
     snprintf(title, sizeof title, "%s benchmark, %s, %d ranks",
-             strcmp(q->pattern, "lane") ? "multi-collective (alltoall)" : "lane pattern",
+             strcmp(q->pattern, "k-lane") ? "multi-collective (alltoall)" : "lane pattern",
              q->smpi ? q->platform : "mpirun", np);
     rc = cs_lanes_plot(q->out, q->pattern, q->plot, title);
   }
@@ -184,15 +184,14 @@ int cs_lanes_run(const cs_lanes_req *q) {
 /* ---- the hydra study (issue 27 item 5) ------------------------------------ */
 
 /* The rows of coll the study compares with the library: the registry's
- * decompositions, named or of a family beginning with lane or hier. */
+ * node-aware rows (CS_NODE_AWARE: the full-lane and hierarchical
+ * decompositions, and NAP for allreduce). */
 static int study_rows(cs_coll coll, const char **out, int max) {
   int n = 0;
   for (int i = 0; i < cs_nalgos && n < max; i++) {
     const cs_algo_info *a = &cs_algos[i];
     if (a->coll != coll) continue;
-    if (!strncmp(a->name, "lane", 4) || !strncmp(a->name, "hier", 4) ||
-        !strncmp(a->family, "lane", 4) || !strncmp(a->family, "hier", 4))
-      out[n++] = a->name;
+    if (a->flags & CS_NODE_AWARE) out[n++] = a->name;
   }
   return n;
 }
@@ -260,7 +259,7 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
              vec[i]);
   /* 1. The two benchmarks (Figs. 1-2). */
   for (int pat = 0; pat < 2; pat++) {
-    cs_lanes_req q = {1,  platform, NULL, 0,     0, pat ? "multi" : "lane", counts, NULL, -1,
+    cs_lanes_req q = {1,  platform, NULL, 0,     0, pat ? "multi" : "k-lane", counts, NULL, -1,
                       -1, -1,       NULL, plots, 1};
     snprintf(path, sizeof path, "%s/lanes-%s.csv", dir, q.pattern);
     q.out = path;
@@ -328,8 +327,8 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
           platform, cs_command(), wall);
   for (int i = 0; i < nvec; i++) {
     fprintf(f, "| %ld |", vec[i]);
-    ratio_cell(f, lanes_time(lane, "lane", vec[i], 1), lanes_time(lane, "lane", vec[i], 2));
-    ratio_cell(f, lanes_time(lane, "lane", vec[i], 1), lanes_time(lane, "lane", vec[i], 8));
+    ratio_cell(f, lanes_time(lane, "k-lane", vec[i], 1), lanes_time(lane, "k-lane", vec[i], 2));
+    ratio_cell(f, lanes_time(lane, "k-lane", vec[i], 1), lanes_time(lane, "k-lane", vec[i], 8));
     ratio_cell(f, lanes_time(multi, "multi", vec[i], 2), lanes_time(multi, "multi", vec[i], 1));
     ratio_cell(f, lanes_time(multi, "multi", vec[i], 8), lanes_time(multi, "multi", vec[i], 1));
     fputc('\n', f);

@@ -2,7 +2,7 @@
  * (multilane-collectives-traff-hunold-2020, Sec. II), one source for SMPI and
  * a real MPI, on the node and lane communicators of algos/ctx.h.
  *
- *   collsim-driver lanes --pattern lane|multi --counts C1,C2,... --k K1,K2,...
+ *   collsim-driver lanes --pattern k-lane|multi --counts C1,C2,... --k K1,K2,...
  *                        [--reps R] [--warmup W] [--inner I] [--out FILE]
  *
  * lane:  c MPI_INTs per node, split over the first k processes of every node
@@ -133,10 +133,10 @@ int cs_lanes_main(int argc, char **argv, MPI_Comm comm) {
       bad = 1;
   }
   int multi = pattern && !strcmp(pattern, "multi");
-  if (bad || !pattern || (!multi && strcmp(pattern, "lane")) || !nc) {
+  if (bad || !pattern || (!multi && strcmp(pattern, "k-lane")) || !nc) {
     if (rank == 0)
       fprintf(stderr,
-              "collsim-driver lanes: usage: --pattern lane|multi --counts LIST --k LIST "
+              "collsim-driver lanes: usage: --pattern k-lane|multi --counts LIST --k LIST "
               "[--reps R] [--warmup W] [--inner I] [--out FILE]\n");
     return 2;
   }
@@ -222,7 +222,7 @@ int cs_lanes_main(int argc, char **argv, MPI_Comm comm) {
           if (t[r] < lo) lo = t[r];
           if (t[r] > hi) hi = t[r];
         }
-        cs_csv_lanes_row(f, multi ? "multi" : "lane", size, N, n, k, c, reps, sum / reps, lo, hi);
+        cs_csv_lanes_row(f, multi ? "multi" : "k-lane", size, N, n, k, c, reps, sum / reps, lo, hi);
         fflush(f);
       }
     }

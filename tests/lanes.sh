@@ -7,7 +7,7 @@
 #  - under mpirun with virtual nodes (--vnode 2, 4 ranks): rows for every k,
 #    positive times;
 #  - bad input is refused with a message naming what is valid.
-# The papers' runs: ./collsim lanes --platform hydra --pattern lane|multi
+# The papers' runs: ./collsim lanes --platform hydra --pattern k-lane|multi
 #   --counts 1152,115200,11520000 --plot DIR (docs/multilane.md).
 # usage: lanes.sh CLI
 set -u
@@ -27,18 +27,18 @@ t() { awk -F, -v p="$2" -v c="$3" -v k="$4" '$1==p && $6==c && $5==k {print $9}'
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
 within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN {exit !(x >= lo && x <= hi)}'; }
 
-if "$cli" lanes --platform "$tmp/l.xml" --pattern lane --counts 16,1000000 --k 1,2,4 \
+if "$cli" lanes --platform "$tmp/l.xml" --pattern k-lane --counts 16,1000000 --k 1,2,4 \
   --out "$tmp/lane.csv" --quiet; then
-  r=$(ratio "$(t "$tmp/lane.csv" lane 1000000 1)" "$(t "$tmp/lane.csv" lane 1000000 2)")
+  r=$(ratio "$(t "$tmp/lane.csv" k-lane 1000000 1)" "$(t "$tmp/lane.csv" k-lane 1000000 2)")
   within "$r" 1.8 2.2 && ok "lane: large c, t(k=1)/t(k=2) = $r" || bad "lane: large c ratio $r"
-  r=$(ratio "$(t "$tmp/lane.csv" lane 1000000 2)" "$(t "$tmp/lane.csv" lane 1000000 4)")
+  r=$(ratio "$(t "$tmp/lane.csv" k-lane 1000000 2)" "$(t "$tmp/lane.csv" k-lane 1000000 4)")
   within "$r" 0.95 1.05 && ok "lane: k=4 as k=2 ($r)" || bad "lane: t(k=2)/t(k=4) = $r"
   for k in 2 4; do
-    r=$(ratio "$(t "$tmp/lane.csv" lane 16 $k)" "$(t "$tmp/lane.csv" lane 16 1)")
+    r=$(ratio "$(t "$tmp/lane.csv" k-lane 16 $k)" "$(t "$tmp/lane.csv" k-lane 16 1)")
     within "$r" 0 1.01 && ok "lane: small c, k=$k no penalty ($r)" || bad "lane: small c k=$k: $r"
   done
 else
-  bad "lanes --pattern lane failed"
+  bad "lanes --pattern k-lane failed"
 fi
 if "$cli" lanes --platform "$tmp/l.xml" --pattern multi --counts 4096 --k 1,2 \
   --out "$tmp/multi.csv" --quiet; then
@@ -47,15 +47,15 @@ if "$cli" lanes --platform "$tmp/l.xml" --pattern multi --counts 4096 --k 1,2 \
 else
   bad "lanes --pattern multi failed"
 fi
-if "$cli" lanes --backend mpi --np 4 --vnode 2 --pattern lane --counts 1000 --reps 3 --inner 5 \
+if "$cli" lanes --backend mpi --np 4 --vnode 2 --pattern k-lane --counts 1000 --reps 3 --inner 5 \
   --out "$tmp/mpi.csv" --quiet; then
-  n=$(awk -F, '$1=="lane" && $9 > 0' "$tmp/mpi.csv" | wc -l)
+  n=$(awk -F, '$1=="k-lane" && $9 > 0' "$tmp/mpi.csv" | wc -l)
   [ "$n" = 2 ] && ok "mpirun: 2 rows (k = 1, 2)" || bad "mpirun: $n rows"
 else
   bad "lanes --backend mpi failed"
 fi
 "$cli" lanes --platform "$tmp/l.xml" --pattern ring --counts 8 >/dev/null 2>"$tmp/e" &&
   bad "pattern ring accepted" || { grep -q "lane or multi" "$tmp/e" && ok "bad pattern refused"; }
-"$cli" lanes --platform "$tmp/l.xml" --pattern lane --counts 8 --k 5 >/dev/null 2>"$tmp/e" &&
+"$cli" lanes --platform "$tmp/l.xml" --pattern k-lane --counts 8 --k 5 >/dev/null 2>"$tmp/e" &&
   bad "k = 5 > ppn accepted" || { grep -q "valid are 1 .. 4" "$tmp/e" && ok "k > ppn refused" || bad "k message: $(cat "$tmp/e")"; }
 exit $fail
