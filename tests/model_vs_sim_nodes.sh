@@ -20,8 +20,13 @@ trap 'rm -rf "$tmp"' EXIT
 # algorithms inside (COLLSIM_INNER: the exact model of a decomposition is
 # claimed for collsim's inner algorithms; the library's are priced by the
 # recorder's reproductions of SMPI's).
-rows=$(sed -n 's/^CS_COMPOSE(\([a-z_]*\), *\([a-z_0-9]*\),[^,]*,[^,]*CS_NODE_AWARE.*/\1 \2/p' \
-  "$src/algos/registry.def")
+# Kernel rows that are node-aware but no decomposition (allreduce nap) are
+# held too: every CS_ALGO row with CS_NODE_AWARE outside the lane and hier
+# families.
+rows=$( (sed -n 's/^CS_COMPOSE(\([a-z_]*\), *\([a-z_0-9]*\),[^,]*,[^,]*CS_NODE_AWARE.*/\1 \2/p' \
+  "$src/algos/registry.def"
+  sed -n 's/^CS_ALGO(\([a-z_]*\), *\([a-z_0-9]*\), *"\([a-z_0-9]*\)",[^,]*CS_NODE_AWARE.*/\1 \2 \3/p' \
+    "$src/algos/registry.def" | awk '$3 != "lane" && $3 != "hier" { print $1, $2 }'))
 export COLLSIM_INNER=reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant
 [ -n "$rows" ] || { echo "FAIL: no CS_NODE_AWARE row in $src/algos/registry.def"; exit 1; }
 abg=(--model abg --alpha 1.5e-6 --beta 2e-10 --gamma 3e-10)
