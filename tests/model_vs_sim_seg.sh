@@ -13,6 +13,9 @@
 # usage: model_vs_sim_seg.sh CLI PLATSEG_WRITE
 set -uo pipefail
 cli=$1 writer=$2
+# The lane and hier decompositions with collsim's algorithms inside, whose
+# exact model is claimed (tests/model_vs_sim.sh says why).
+export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,gather:circulant,scatter:circulant,allgather:circulant,reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 rows=0
