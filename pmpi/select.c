@@ -610,10 +610,12 @@ static const cs_algo_info *cs_sel_choose(cs_coll c, const cs_args *x, tuned_pick
     return NULL;                                               \
   } while (0)
   if (!s->active || inconsistent || comm == MPI_COMM_NULL) FALLBACK();
-  if (cs_sel_thread_self()->depth > 0) {
-    warn(c, CS_R_NESTED, comm, "called from inside a collsim kernel");
-    FALLBACK();
-  }
+  /* Called from inside a collsim kernel: an inner part of a decomposition
+   * (the lane and hier rows run the library's collectives inside unless
+   * COLLSIM_INNER says otherwise) or a context's setup. The library serves
+   * it; it is not the application's call, so neither a fallback nor a
+   * warning. */
+  if (cs_sel_thread_self()->depth > 0) return NULL;
   int inter = 0, p, r;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) FALLBACK();
   if (inter) {

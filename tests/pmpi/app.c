@@ -379,6 +379,13 @@ static void scan_int(void) {
   report("scan int sum n=4", fnv(start(rc), d, sizeof d));
 }
 
+static void exscan_int(void) {
+  int s[4] = {val(r, 0), val(r, 1), val(r, 2), val(r, 3)}, d[4] = {0};
+  int rc = MPI_Exscan(s, d, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (r == 0) memset(d, 0, sizeof d); /* undefined at rank 0 (MPI) */
+  report("exscan int sum n=4", fnv(start(rc), d, sizeof d));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -440,6 +447,7 @@ int main(int argc, char **argv) {
     scatterv_int(one);
     bcast_int(17, one);
     scan_int();
+    exscan_int();
     alltoall_int(3, 0);
     alltoall_int(3, 1);
     alltoall_int(0, 0);
