@@ -179,14 +179,14 @@ static void warn(cs_coll c, int reason, MPI_Comm comm, const char *what) {
   if (r != 0) return;
   if (__atomic_exchange_n(w, 1, __ATOMIC_RELAXED)) return;
   char text[900];
-  if (strict && reason != CS_R_INVALID && reason != CS_R_NESTED)
+  if (strict && reason != CS_R_INVALID)
     snprintf(text, sizeof text, "%s %s: %s", cs_colls[c].name, st[c].given, what);
   else
     snprintf(text, sizeof text, "%s %s: %s; using the library's %s (reported once per process)",
              cs_colls[c].name, st[c].given, what, mpi_name(c));
   /* An erroneous call is the application's (the library reports it as MPI
-   * says); nesting cannot happen: neither is a refused setting. */
-  if (reason == CS_R_INVALID || reason == CS_R_NESTED)
+   * says): not a refused setting. */
+  if (reason == CS_R_INVALID)
     emit("warning", text);
   else
     problem(text);

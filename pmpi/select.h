@@ -17,7 +17,7 @@
 #include "../algos/collsim.h"
 
 /* Per-call reasons for a fallback, each warned about once per process. */
-enum { CS_R_NONCOMM, CS_R_INEXACT, CS_R_INVALID, CS_R_INTERCOMM, CS_R_SIZE, CS_R_NESTED, CS_R_N };
+enum { CS_R_NONCOMM, CS_R_INEXACT, CS_R_INVALID, CS_R_INTERCOMM, CS_R_SIZE, CS_R_N };
 
 struct cs_shadow;
 
