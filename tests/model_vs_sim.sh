@@ -16,7 +16,7 @@
 # models price it with the fluid evaluator and must equal SMPI to 1e-9 as
 # well; the Table I bounds and the ceilhalf formula below are full-duplex
 # statements and are not checked there.
-# usage: [MVS_ALL=1] [MVS_DUPLEX=half] model_vs_sim.sh CLI P_LIST SIZES [extra predict options...]
+# usage: [MVS_ALL=1] [MVS_SKIP=family,...] [MVS_DUPLEX=half] model_vs_sim.sh CLI P_LIST SIZES [extra predict options...]
 set -uo pipefail
 cli=$1 plist=$2 sizes=$3
 shift 3
@@ -39,13 +39,16 @@ expand() { # 2-5,7 -> 2 3 4 5 7
     if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
   done
 }
-algos_of() { # the registered non-native algorithms of a collective (at p > 100 without
-  # MVS_ALL=1 not the ring family's: 2(p-1) messages per process, 2.6 million per size at
-  # p = 1152, ten minutes of simulation; they are held at p <= 100)
-  local skip=""
-  [ "$2" -gt 100 ] && [ -z "${MVS_ALL:-}" ] && skip=pairring
+algos_of() { # the registered non-native algorithms of a collective, without the families
+  # in MVS_SKIP (comma-separated); at p > 100 without MVS_ALL=1 not the ring family's
+  # (2(p-1) messages per process, 2.6 million per size at p = 1152, ten minutes of
+  # simulation) nor the lane and hier decompositions' (with one process per node they
+  # are the inner algorithm on the whole communicator, held at p <= 100 here and with
+  # several processes per node in model_vs_sim_nodes); all are held at p <= 100
+  local skip=",${MVS_SKIP:-},"
+  [ "$2" -gt 100 ] && [ -z "${MVS_ALL:-}" ] && skip="$skip,pairring,lane,hier,"
   "$cli" list --csv | awk -F, -v c="$1" -v skip="$skip" \
-    'NR > 1 && $1 == c && $2 != "native" && $3 != skip { printf "%s%s", s, $2; s = "," }'
+    'NR > 1 && $1 == c && $2 != "native" && index(skip, "," $3 ",") == 0 { printf "%s%s", s, $2; s = "," }'
 }
 # every collective with a registered non-native algorithm, in registry order
 colls=$("$cli" list --csv | awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { print $1 }')
