@@ -109,6 +109,8 @@ typedef struct {
   long n;     /* REGULAR: elements per block; EVEN: total; SINGLE: count of block `single` */
   int single; /* SINGLE: the only non-empty block, at displacement 0 */
   const int *counts, *displs; /* ARRAYS */
+  long base, extra;           /* EVEN: n / p and n % p, computed once (cs_layout_even): the
+                                 models' recorder asks for block sizes millions of times */
 } cs_layout;
 
 cs_layout cs_layout_regular(int p, long n);

@@ -138,15 +138,16 @@ void cs_tmp_free(cs_tmp *t) {
 }
 
 cs_layout cs_layout_regular(int p, long n) {
-  cs_layout l = {CS_LAYOUT_REGULAR, p, n, -1, NULL, NULL};
+  cs_layout l = {CS_LAYOUT_REGULAR, p, n, -1, NULL, NULL, 0, 0};
   return l;
 }
 cs_layout cs_layout_even(int p, long total) {
-  cs_layout l = {CS_LAYOUT_EVEN, p, total, -1, NULL, NULL};
+  cs_layout l = {CS_LAYOUT_EVEN,       p, total, -1, NULL, NULL, p > 0 ? total / p : 0,
+                 p > 0 ? total % p : 0};
   return l;
 }
 cs_layout cs_layout_single(int p, int block, long n) {
-  cs_layout l = {CS_LAYOUT_SINGLE, p, n, block, NULL, NULL};
+  cs_layout l = {CS_LAYOUT_SINGLE, p, n, block, NULL, NULL, 0, 0};
   return l;
 }
 static struct {
@@ -169,14 +170,14 @@ int cs_layout_declared(const int counts[], int p) {
 cs_layout cs_layout_arrays(int p, const int counts[], const int displs[]) {
   if (cs_layout_declared(counts, p) && (!displs || displs == declared.displs))
     return cs_layout_even(p, declared.total);
-  cs_layout l = {CS_LAYOUT_ARRAYS, p, 0, -1, counts, displs};
+  cs_layout l = {CS_LAYOUT_ARRAYS, p, 0, -1, counts, displs, 0, 0};
   return l;
 }
 
 long cs_lcount(const cs_layout *l, int b) {
   switch (l->kind) {
   case CS_LAYOUT_REGULAR: return l->n;
-  case CS_LAYOUT_EVEN: return l->n / l->p + (b < l->n % l->p ? 1 : 0);
+  case CS_LAYOUT_EVEN: return l->base + (b < l->extra ? 1 : 0);
   case CS_LAYOUT_SINGLE: return b == l->single ? l->n : 0;
   default: return l->counts[b];
   }
@@ -185,10 +186,7 @@ long cs_lcount(const cs_layout *l, int b) {
 long cs_ldispl(const cs_layout *l, int b) {
   switch (l->kind) {
   case CS_LAYOUT_REGULAR: return (long)b * l->n;
-  case CS_LAYOUT_EVEN: {
-    long base = l->n / l->p, extra = l->n % l->p;
-    return (long)b * base + (b < extra ? b : extra);
-  }
+  case CS_LAYOUT_EVEN: return (long)b * l->base + (b < l->extra ? b : l->extra);
   case CS_LAYOUT_SINGLE: return 0;
   default: return l->displs[b];
   }

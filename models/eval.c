@@ -376,6 +376,7 @@ int cs_model_programs(const cs_model *mo, const cs_case *c, const cs_prog **out,
 }
 
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen) {
+  if (cs_model_has(c->coll, c->algo) && cs_model_closed(mo, c, t)) return 0;
   cs_model_stats st;
   int rc = eval_case(mo, c, &st, 0, err, errlen);
   if (rc == 0) *t = st.time;

@@ -155,6 +155,12 @@ int cs_model_has(cs_coll coll, const char *algo);
  * kernel error or an MPI call the recording MPI does not implement). */
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen);
 
+/* The exact closed form of (coll, algo) where one is proven equal to the
+ * recorded model (models/closed.c: the ring family on full-duplex abg, not in
+ * place; ctest closed): 1 and *t, or 0 where none applies. cs_model_time
+ * takes it first; cs_model_eval always prices the recorded programs. */
+int cs_model_closed(const cs_model *mo, const cs_case *c, double *t);
+
 /* Per-process detail for tests and teaching: messages sent, bytes sent and
  * bytes of local work of the slowest and of all processes. */
 typedef struct {

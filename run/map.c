@@ -158,6 +158,37 @@ static int pick_candidates(map *m) {
   return 0;
 }
 
+/* With one process per node (an abg model without COLLSIM_VNODE) the
+ * node-aware rows (lane, hier, nap: CS_NODE_AWARE) run their inner algorithm on
+ * the whole communicator: the same schedule as a flat candidate plus empty
+ * node steps. Among the default candidates they would tie with it and flip
+ * the winner on rounding, so they are left out (with a note); --algos names
+ * them where wanted. */
+static void drop_node_aware(map *m, const cs_model *mo) {
+  const char *vnode = getenv("COLLSIM_VNODE"); /* (algos/ctx.c checks its value) */
+  if (mo->kind != CS_MODEL_ABG || (vnode && *vnode)) return;
+  int n = 0;
+  char dropped[512] = "";
+  size_t k = 0;
+  for (int a = 0; a < m->nc; a++) {
+    const cs_algo_info *i = cs_algo_find(m->q->coll, m->cand[a]);
+    if (i && (i->flags & CS_NODE_AWARE)) {
+      if (k < sizeof dropped)
+        k += (size_t)snprintf(dropped + k, sizeof dropped - k, "%s%s", k ? ", " : "", i->name);
+      continue;
+    }
+    m->cand[n++] = m->cand[a];
+  }
+  if (n == m->nc || n == 0) return;
+  m->nc = n;
+  if (!m->q->quiet)
+    fprintf(stderr,
+            "collsim map: note: one process per node on this machine: %s run their inner "
+            "algorithm on the whole communicator here and are left out (name them in --algos "
+            "to include them; COLLSIM_VNODE=n or a maxrate/lanes platform gives nodes)\n",
+            dropped);
+}
+
 /* The cells of the grid, sorted; sizes that move the same bytes at a p
  * (block collectives) are one cell. */
 static int make_cells(map *m) {
@@ -958,6 +989,7 @@ int cs_map_run(cs_map_req *q) {
     snprintf(m.source, sizeof m.source, "model abg alpha=%g s, beta=%g s/B, gamma=%g s/B", q->alpha,
              q->beta, q->gamma);
   }
+  if (!q->sim && q->nalgos == 0) drop_node_aware(&m, &mo);
   if (!q->nopics) { /* the ratio picture's baseline and set, checked before any work */
     int inset[CS_MAX_ALGOS];
     char setname[2048];

@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static long cs_test_checks, cs_test_failed;
@@ -50,6 +51,21 @@ static inline void cs_test_where(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+}
+
+/* A list of p such as 2-33,48,64 into ps (at most max); the count, or -1 if
+ * malformed (the test programs' P_LIST argument). */
+static inline int cs_test_plist(const char *s, int *ps, int max) {
+  int n = 0;
+  while (*s && n < max) {
+    char *end;
+    long a = strtol(s, &end, 10), b = a;
+    if (end == s) return -1;
+    if (*end == '-') b = strtol(end + 1, &end, 10);
+    for (long p = a; p <= b && n < max; p++) ps[n++] = (int)p;
+    s = *end == ',' ? end + 1 : end;
+  }
+  return n;
 }
 
 static inline int cs_test_end(void) {

@@ -31,7 +31,22 @@ for f in "$raw" "$win"; do [ -s "$f" ] || bad "$f missing"; done
 head -1 "$win" | grep -q '^# ' || bad "the winners file does not start with a # line"
 grep -qx 'coll,p,bytes,winner,winner_s,runner_up,runner_up_s,ratio' "$win" ||
   bad "winners header is not coll,p,bytes,winner,winner_s,runner_up,runner_up_s,ratio"
+# The candidates: every collsim allreduce row but those the note names (on an abg
+# machine, one process per node, the node-aware rows are their inner algorithm and
+# are left out); each name the note gives is a registered row.
 ncand=$("$cli" list --csv | awk -F, '$1 == "allreduce" && $2 != "native"' | wc -l)
+note=$("$cli" map --coll allreduce --np 2 --bytes 8 --out "$tmp/n" --no-plots 2>&1 |
+  grep 'one process per node on this machine')
+dropped=$(echo "$note" | sed -E 's/.*on this machine: (.*) run their inner.*/\1/' | tr -d ' ' | tr ',' '\n' | grep -c .)
+[ "$dropped" -ge 1 ] || bad "no note on the node-aware rows left out: '$note'"
+for a in $(echo "$note" | sed -E 's/.*on this machine: (.*) run their inner.*/\1/' | tr -d ' ' | tr ',' ' '); do
+  "$cli" list --csv | awk -F, -v a="$a" '$1 == "allreduce" && $2 == a { f = 1 } END { exit !f }' ||
+    bad "the note names $a, not an allreduce row"
+done
+ncand=$((ncand - dropped))
+"$cli" map --coll allreduce --np 4 --bytes 8 --algos nap,butterfly --out "$tmp/nap" --quiet --no-plots &&
+  [ "$(grep -c '^allreduce,nap,' "$tmp/nap/map-allreduce-raw.csv")" = 1 ] ||
+  bad "--algos nap does not price the node-aware row when named"
 
 # The winners against the raw file, computed here independently.
 awk -F, -v ncand="$ncand" '

@@ -57,26 +57,13 @@ static int rabenseifner(cs_coll c, cs_formula f) {
          (f == CS_F_butterfly && c == CS_allreduce);
 }
 
-static int parse_plist(const char *s, int *ps, int max) {
-  int n = 0;
-  while (*s && n < max) {
-    char *end;
-    long a = strtol(s, &end, 10), b = a;
-    if (end == s) return -1;
-    if (*end == '-') b = strtol(end + 1, &end, 10);
-    for (long p = a; p <= b && n < max; p++) ps[n++] = (int)p;
-    s = *end == ',' ? end + 1 : end;
-  }
-  return n;
-}
-
 int main(int argc, char **argv) {
   int print = argc > 1 && !strcmp(argv[1], "print");
   if (argc < 2 || (!print && strcmp(argv[1], "check"))) {
     fprintf(stderr, "usage: test_formulas check|print [P_LIST, e.g. 2-33,48,64,100]\n");
     return 2;
   }
-  int ps[512], np = parse_plist(argc > 2 ? argv[2] : "2-33,48,64,100", ps, 512);
+  int ps[512], np = cs_test_plist(argc > 2 ? argv[2] : "2-33,48,64,100", ps, 512);
   if (np <= 0) {
     fprintf(stderr, "test_formulas: bad P_LIST\n");
     return 2;

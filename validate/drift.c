@@ -253,7 +253,7 @@ void cs_drift_finish(cs_drift *D) {
 }
 
 void cs_drift_summarize(const cs_drift *D, int l, cs_drift_summary *s) {
-  double v[CS_DRIFT_MAX];
+  double v[CS_DRIFT_MAX] = {0};
   memset(s, 0, sizeof *s);
   s->median = s->min = s->max = NAN;
   for (int i = 0; i < D->n; i++) {
