@@ -28,6 +28,8 @@ for t in $units; do
   case $t in
   test_sched) args=(200) ;;
   test_model_table) args=(check "$here/tests/expected/model_table.txt" reduce_scatter_block sample) ;;
+  test_formulas) args=(check 2-13,16,17) ;;
+  test_closed) args=(2-13,16,17,33) ;;
   *) args=() ;;
   esac
   "$b/$t" "${args[@]}" >"$ulog" 2>&1 || { echo "sanitize: FAILED: $t ${args[*]}" >&2; tail -40 "$ulog" >&2; exit 1; }
