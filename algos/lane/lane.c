@@ -47,6 +47,18 @@ int cs_lane_inner_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
   return cs_run(L->row[coll], y);
 }
 
+int cs_lanes_vec(const cs_lanes *L, cs_coll coll, MPI_Comm on, int root, const void *sendbuf,
+                 void *recvbuf, long count, MPI_Datatype dt, MPI_Op op) {
+  if (!cs_count_ok(count, "a lane collective's vector")) return MPI_ERR_COUNT;
+  cs_args y = cs_lanes_args(on, dt);
+  y.op = op;
+  y.root = root;
+  y.sendbuf = sendbuf;
+  y.recvbuf = recvbuf;
+  y.count = (int)count;
+  return cs_lane_inner_run(L, coll, &y);
+}
+
 int cs_lanes_strided(int nb, long count, long stride, long step, MPI_Datatype dt,
                      MPI_Datatype *out) {
   MPI_Datatype v;

@@ -40,6 +40,13 @@ cs_args cs_lanes_args(MPI_Comm c, MPI_Datatype t);
 /* Runs the inner algorithm of coll with y on y->comm. */
 int cs_lane_inner_run(const cs_lanes *L, cs_coll coll, cs_args *y);
 
+/* Runs the inner algorithm of a vector collective coll (allreduce, reduce,
+ * reduce_scatter_block: count per block, bcast: buffer recvbuf, scan,
+ * exscan) on communicator on: count elements of dt, op (MPI_OP_NULL for
+ * bcast), root (rooted ones). */
+int cs_lanes_vec(const cs_lanes *L, cs_coll coll, MPI_Comm on, int root, const void *sendbuf,
+                 void *recvbuf, long count, MPI_Datatype dt, MPI_Op op);
+
 /* A committed type of nb blocks of count elements of dt, block i at
  * i * stride elements, whose extent is step elements (so that consecutive
  * ones tile: the paper's lanetype and nodetype). MPI_ERR_COUNT if a figure
