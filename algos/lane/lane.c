@@ -95,3 +95,53 @@ int cs_lanes_contig(long count, MPI_Datatype dt, MPI_Datatype *out) {
 void cs_lanes_free_type(MPI_Datatype *t) {
   if (*t != MPI_DATATYPE_NULL) MPI_Type_free(t);
 }
+
+int cs_lanes_rooted_init(cs_lanes_rooted *s, const cs_lanes *L, int root, const void *buf, long c,
+                         MPI_Datatype dt, int hier) {
+  int rl = root % L->n, rn = root / L->n;
+  memset(s, 0, sizeof *s);
+  s->place_type = s->near_type = MPI_DATATYPE_NULL;
+  s->dt = dt;
+  s->isroot = L->my == rn && L->me == rl;
+  s->far = hier ? L->node : L->lane;
+  s->far_root = hier ? rl : rn;
+  s->near = hier ? L->lane : L->node;
+  s->near_root = hier ? rn : rl;
+  s->mid = hier ? L->me == rl : L->my == rn;
+  s->near_runs = (hier ? L->nn : L->n) > 1;
+  s->nb = hier ? L->n : L->nn;
+  if (!s->isroot) return MPI_SUCCESS;
+  MPI_Aint ext = cs_extent(dt);
+  if (!hier) {
+    s->place = (char *)buf + (MPI_Aint)rl * c * ext;
+    s->place_count = 1;
+    CS_CHECK(cs_lanes_strided(1, c, c, (long)L->n * c, dt, &s->place_type));
+    return cs_lanes_strided(L->nn, c, (long)L->n * c, c, dt, &s->near_type);
+  }
+  s->place = (char *)buf + (MPI_Aint)rn * L->n * c * ext;
+  s->place_count = (int)c;
+  s->place_type = dt;
+  return cs_lanes_contig((long)L->n * c, dt, &s->near_type);
+}
+
+void cs_lanes_rooted_free(cs_lanes_rooted *s) {
+  if (s->place_type != s->dt) cs_lanes_free_type(&s->place_type);
+  cs_lanes_free_type(&s->near_type);
+}
+
+int cs_lanes_rooted_empty(int root, MPI_Comm comm, int rootcount, int count, MPI_Datatype type) {
+  int r, sz = 0;
+  MPI_Comm_rank(comm, &r);
+  if (r == root) return rootcount == 0;
+  MPI_Type_size(type, &sz);
+  return (long)count * sz == 0;
+}
+
+int cs_lanes_pack(const void *src, int nb, MPI_Aint sstep, MPI_Datatype s, void *dst,
+                  MPI_Aint dstep, long dcount, MPI_Datatype dt) {
+  int err = MPI_SUCCESS;
+  for (int j = 0; j < nb && err == MPI_SUCCESS; j++)
+    err = cs_copy((const char *)src + (MPI_Aint)j * sstep, 1, s, (char *)dst + (MPI_Aint)j * dstep,
+                  dcount, dt);
+  return err;
+}
