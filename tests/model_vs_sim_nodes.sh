@@ -19,7 +19,12 @@ trap 'rm -rf "$tmp"' EXIT
 # and the block kernels of algos/lane/ of the collectives in MVSN_KERNELS
 # (default reduce_scatter_block; `all`: every one, the full matrix:
 #   MVSN_KERNELS=all bash tests/model_vs_sim_nodes.sh . build/collsim-cli
-# about 3 s a row), with collsim's algorithms inside (COLLSIM_INNER: the
+# about 3 s a row; measured 27 Nov 2026: gather, scatter, allgather and
+# reduce_scatter_block held; alltoall lane and hier NOT (model above the
+# simulation by 3-37% at p = 8 on abg with virtual nodes and on maxrate,
+# growing with the size: not understood yet), scan and exscan have no model
+# on maxrate and lanes (their inner scan is the library's: collsim has no
+# other)), with collsim's algorithms inside (COLLSIM_INNER: the
 # exact model of a decomposition is claimed for collsim's inner algorithms;
 # the library's are priced by the recorder's reproductions of SMPI's).
 # Kernel rows that are node-aware but no decomposition (allreduce nap) are
@@ -69,6 +74,9 @@ while read -r coll algo; do
   # bcast hier with binomial trees takes 1 + 2 rounds on 2 x 4, as many as
   # the flat binomial tree's 3 on abg: the same time, legitimately.
   [ "$coll/$algo" = bcast/hier ] && continue
+  # allgather lane with circulant allgathers: 1 + 2 rounds and c + 6c on 2 x 4,
+  # 3 rounds and 7c flat: the same time on abg, legitimately.
+  [ "$coll/$algo" = allgather/lane ] && continue
   # (1 B is no block at all for the block collectives: 0 s either way.)
   if paste -d, "$tmp/vnode.csv" "$tmp/flat.csv" |
     awk -F, 'NR > 1 && $6 == $14 && $6 + 0 != 0 { print "FAIL: same model with and without nodes: " $0; bad = 1 }
