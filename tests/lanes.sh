@@ -10,18 +10,8 @@
 # The papers' runs: ./collsim lanes --platform hydra --pattern k-lane|multi
 #   --counts 1152,115200,11520000 --plot DIR (docs/multilane.md).
 # usage: lanes.sh CLI
-set -u
-cli=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() {
-  echo "FAILED: $*"
-  fail=1
-}
-"$cli" platform lanes --nodes 4 --ppn 4 --lanes 2 --out "$tmp/l.xml" --hostfile "$tmp/l.hostfile" \
-  >/dev/null 2>&1 || { echo "FAILED: cannot write a platform"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1 # cli, tmp, ok, bad, platform, fail
+platform lanes --nodes 4 --ppn 4 --lanes 2 --out "$tmp/l.xml" --hostfile "$tmp/l.hostfile"
 # mean_s of pattern $2, count $3, k $4 in file $1
 t() { awk -F, -v p="$2" -v c="$3" -v k="$4" '$1==p && $6==c && $5==k {print $9}' "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }

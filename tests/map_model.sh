@@ -14,16 +14,7 @@
 #    output directory holding another configuration's map.
 # The full grid of issue 30 (p = 2-512, 8 B-8 MiB) is benchmarks/map_speed.sh.
 # usage: map_model.sh CLI
-set -u
-cli=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() {
-  echo "FAILED: $*"
-  fail=1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1 # cli, tmp, ok, bad, platform, fail
 grid=(--coll allreduce --np 2-13 --bytes 8-512K:x8)
 "$cli" map "${grid[@]}" --out "$tmp/m" --quiet || { echo "FAILED: map exited $?"; exit 1; }
 raw=$tmp/m/map-allreduce-raw.csv win=$tmp/m/map-allreduce-winners.csv

@@ -12,18 +12,8 @@
 # The full p = 2..64 sweep: ./collsim map --sim --platform F --coll allreduce
 #   --np 2-64 --bytes 8-8M (F: collsim platform abg --np 64 --out F).
 # usage: map_sim.sh CLI
-set -u
-cli=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() {
-  echo "FAILED: $*"
-  fail=1
-}
-"$cli" platform abg --np 8 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile" >/dev/null 2>&1 ||
-  { echo "FAILED: cannot write a platform"; exit 1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1 # cli, tmp, ok, bad, platform, fail
+platform abg --np 8 --out "$tmp/abg.xml" --hostfile "$tmp/abg.hostfile"
 run=("$cli" map --sim --platform "$tmp/abg.xml" --coll allreduce --np 2-5 --bytes 8,64K
   --algos circulant,native:rdb --no-plots)
 rows() { grep -v '^#' "$1"; }

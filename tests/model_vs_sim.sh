@@ -29,7 +29,7 @@ alpha=1.5e-6 beta=2e-10 gamma=3e-10
 # The lane and hier decompositions run collsim's algorithms inside: their
 # exact model is claimed for those (issue 27; the library's alltoall, their
 # default inner one, has no reproduction in the recording MPI yet).
-export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,gather:circulant,scatter:circulant,allgather:circulant,reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant}
+export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,gather:circulant,scatter:circulant,allgather:circulant,reduce_scatter:circulant,reduce_scatter_block:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant}
 fail=0 rows=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -15,19 +15,28 @@ set -uo pipefail
 src=$1 cli=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The composition rows among them (allreduce, reduce, bcast lane and hier;
-# the block kernels of algos/lane/ are not held here yet), with collsim's
-# algorithms inside (COLLSIM_INNER: the exact model of a decomposition is
-# claimed for collsim's inner algorithms; the library's are priced by the
-# recorder's reproductions of SMPI's).
+# The composition rows among them (allreduce, reduce, bcast lane and hier)
+# and the block kernels of algos/lane/ of the collectives in MVSN_KERNELS
+# (default reduce_scatter_block; `all`: every one, the full matrix:
+#   MVSN_KERNELS=all bash tests/model_vs_sim_nodes.sh . build/collsim-cli
+# about 3 s a row; measured 27 Nov 2026: gather, scatter, allgather and
+# reduce_scatter_block held; alltoall lane and hier NOT (model above the
+# simulation by 3-37% at p = 8 on abg with virtual nodes and on maxrate,
+# growing with the size: not understood yet), scan and exscan have no model
+# on maxrate and lanes (their inner scan is the library's: collsim has no
+# other)), with collsim's algorithms inside (COLLSIM_INNER: the
+# exact model of a decomposition is claimed for collsim's inner algorithms;
+# the library's are priced by the recorder's reproductions of SMPI's).
 # Kernel rows that are node-aware but no decomposition (allreduce nap) are
 # held too: every CS_ALGO row with CS_NODE_AWARE outside the lane and hier
 # families.
+kernels=${MVSN_KERNELS:-reduce_scatter_block}
 rows=$( (sed -n 's/^CS_COMPOSE(\([a-z_]*\), *\([a-z_0-9]*\),[^,]*,[^,]*CS_NODE_AWARE.*/\1 \2/p' \
   "$src/algos/registry.def"
   sed -n 's/^CS_ALGO(\([a-z_]*\), *\([a-z_0-9]*\), *"\([a-z_0-9]*\)",[^,]*CS_NODE_AWARE.*/\1 \2 \3/p' \
-    "$src/algos/registry.def" | awk '$3 != "lane" && $3 != "hier" { print $1, $2 }'))
-export COLLSIM_INNER=reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant
+    "$src/algos/registry.def" | awk -v k=",$kernels," '($3 != "lane" && $3 != "hier") ||
+      k == ",all," || index(k, "," $1 ",") { print $1, $2 }'))
+export COLLSIM_INNER=reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant,reduce_scatter_block:circulant,scatter:circulant,gather:circulant,allgather:circulant,alltoall:pairwise
 [ -n "$rows" ] || { echo "FAIL: no CS_NODE_AWARE row in $src/algos/registry.def"; exit 1; }
 abg=(--model abg --alpha 1.5e-6 --beta 2e-10 --gamma 3e-10)
 sizes=1,1000,64K,1M
@@ -65,8 +74,12 @@ while read -r coll algo; do
   # bcast hier with binomial trees takes 1 + 2 rounds on 2 x 4, as many as
   # the flat binomial tree's 3 on abg: the same time, legitimately.
   [ "$coll/$algo" = bcast/hier ] && continue
+  # allgather lane with circulant allgathers: 1 + 2 rounds and c + 6c on 2 x 4,
+  # 3 rounds and 7c flat: the same time on abg, legitimately.
+  [ "$coll/$algo" = allgather/lane ] && continue
+  # (1 B is no block at all for the block collectives: 0 s either way.)
   if paste -d, "$tmp/vnode.csv" "$tmp/flat.csv" |
-    awk -F, 'NR > 1 && $6 == $14 { print "FAIL: same model with and without nodes: " $0; bad = 1 }
+    awk -F, 'NR > 1 && $6 == $14 && $6 + 0 != 0 { print "FAIL: same model with and without nodes: " $0; bad = 1 }
       END { exit bad }'; then
     echo "ok: $coll/$algo: virtual nodes of 4 change its model (the node path ran)"
   else fail=1; fi

@@ -15,7 +15,7 @@ set -uo pipefail
 cli=$1 writer=$2
 # The lane and hier decompositions with collsim's algorithms inside, whose
 # exact model is claimed (tests/model_vs_sim.sh says why).
-export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,gather:circulant,scatter:circulant,allgather:circulant,reduce_scatter:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant}
+export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,gather:circulant,scatter:circulant,allgather:circulant,reduce_scatter:circulant,reduce_scatter_block:circulant,allgatherv:circulant,allreduce:butterfly,reduce:binomial,bcast:binomial,gatherv:circulant,scatterv:circulant}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 rows=0

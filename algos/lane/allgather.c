@@ -21,18 +21,15 @@
 static const cs_coll used_lane[] = {CS_allgather};
 static const cs_coll used_hier[] = {CS_gather, CS_allgather, CS_bcast};
 
-int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
-  cs_lanes L;
-  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_allgather, "lane", used_lane, 1, MPI_OP_NULL, recvtype));
-  if (recvcount == 0) return MPI_SUCCESS; /* nothing moves (zero-extent block types) */
+static int lane_steps(const cs_lanes *L, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype) {
   MPI_Aint ext = cs_extent(recvtype);
   long c = recvcount;
   MPI_Datatype lanetype, nodetype = MPI_DATATYPE_NULL;
-  CS_CHECK(cs_lanes_strided(1, c, c, (long)L.n * c, recvtype, &lanetype));
-  int rc = cs_lanes_strided(L.nn, c, (long)L.n * c, c, recvtype, &nodetype);
-  char *mine = (char *)recvbuf + (MPI_Aint)L.me * c * ext;
-  cs_args y = cs_lanes_args(L.lane, recvtype);
+  CS_CHECK(cs_lanes_strided(1, c, c, (long)L->n * c, recvtype, &lanetype));
+  int rc = cs_lanes_strided(L->nn, c, (long)L->n * c, c, recvtype, &nodetype);
+  char *mine = (char *)recvbuf + (MPI_Aint)L->me * c * ext;
+  cs_args y = cs_lanes_args(L->lane, recvtype);
   y.sendbuf = sendbuf;
   y.sendcount = sendcount;
   y.sendtype = sendtype;
@@ -45,72 +42,85 @@ int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     y.sendcount = 0;
     y.sendtype = recvtype;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_allgather, &y);
-  if (rc == MPI_SUCCESS && L.n > 1) {
-    cs_args z = cs_lanes_args(L.node, recvtype);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(L, CS_allgather, &y);
+  if (rc == MPI_SUCCESS && L->n > 1) {
+    cs_args z = cs_lanes_args(L->node, recvtype);
     z.sendbuf = MPI_IN_PLACE;
     z.recvbuf = recvbuf;
     z.recvcount = 1;
     z.recvtype = nodetype;
     z.sendtype = nodetype;
-    rc = cs_lane_inner_run(&L, CS_allgather, &z);
+    rc = cs_lane_inner_run(L, CS_allgather, &z);
   }
   cs_lanes_free_type(&lanetype);
   cs_lanes_free_type(&nodetype);
   return rc;
 }
 
-int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
-  cs_lanes L;
-  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_allgather, "hier", used_hier, 3, MPI_OP_NULL, recvtype));
-  if (recvcount == 0) return MPI_SUCCESS; /* nothing moves (zero-extent block types) */
+static int hier_steps(const cs_lanes *L, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   MPI_Aint ext = cs_extent(recvtype);
   long c = recvcount;
   int p;
   MPI_Comm_size(comm, &p);
   MPI_Datatype chunk, all = MPI_DATATYPE_NULL;
-  CS_CHECK(cs_lanes_contig((long)L.n * c, recvtype, &chunk));
+  CS_CHECK(cs_lanes_contig((long)L->n * c, recvtype, &chunk));
   int rc = cs_lanes_contig((long)p * c, recvtype, &all);
-  char *nodebase = (char *)recvbuf + (MPI_Aint)L.my * L.n * c * ext;
-  cs_args y = cs_lanes_args(L.node, recvtype);
+  char *nodebase = (char *)recvbuf + (MPI_Aint)L->my * L->n * c * ext;
+  cs_args y = cs_lanes_args(L->node, recvtype);
   y.root = 0;
   y.recvtype = recvtype;
   y.recvcount = (int)c;
   y.sendtype = sendtype;
   y.sendcount = sendcount;
-  if (L.me == 0) {
+  if (L->me == 0) {
     /* The leader's own block goes to its place first (in place: it is there). */
     if (sendbuf != MPI_IN_PLACE && rc == MPI_SUCCESS)
       rc = cs_copy(sendbuf, sendcount, sendtype, nodebase, c, recvtype);
     y.sendbuf = MPI_IN_PLACE;
     y.recvbuf = nodebase;
   } else {
-    y.sendbuf = sendbuf == MPI_IN_PLACE ? nodebase + (MPI_Aint)L.me * c * ext : sendbuf;
+    y.sendbuf = sendbuf == MPI_IN_PLACE ? nodebase + (MPI_Aint)L->me * c * ext : sendbuf;
     if (sendbuf == MPI_IN_PLACE) {
       y.sendcount = (int)c;
       y.sendtype = recvtype;
     }
     y.recvbuf = NULL;
   }
-  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(&L, CS_gather, &y);
-  if (rc == MPI_SUCCESS && L.me == 0) {
-    cs_args z = cs_lanes_args(L.lane, recvtype);
+  if (rc == MPI_SUCCESS) rc = cs_lane_inner_run(L, CS_gather, &y);
+  if (rc == MPI_SUCCESS && L->me == 0) {
+    cs_args z = cs_lanes_args(L->lane, recvtype);
     z.sendbuf = MPI_IN_PLACE;
     z.recvbuf = recvbuf;
     z.recvcount = z.sendcount = 1;
     z.recvtype = z.sendtype = chunk;
-    rc = cs_lane_inner_run(&L, CS_allgather, &z);
+    rc = cs_lane_inner_run(L, CS_allgather, &z);
   }
-  if (rc == MPI_SUCCESS) {
-    cs_args b = cs_lanes_args(L.node, recvtype);
-    b.sendbuf = b.recvbuf = recvbuf;
-    b.count = 1;
-    b.dt = all;
-    b.root = 0;
-    rc = cs_lane_inner_run(&L, CS_bcast, &b);
-  }
+  if (rc == MPI_SUCCESS)
+    rc = cs_lanes_vec(L, CS_bcast, L->node, 0, recvbuf, recvbuf, 1, all, MPI_OP_NULL);
   cs_lanes_free_type(&chunk);
   cs_lanes_free_type(&all);
   return rc;
+}
+
+/* Nothing moves at count 0 (zero-extent block types would follow). */
+static int allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx,
+                     int hier) {
+  cs_lanes L;
+  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_allgather, hier ? "hier" : "lane",
+                        hier ? used_hier : used_lane, hier ? 3 : 1, MPI_OP_NULL, recvtype));
+  if (recvcount == 0) return MPI_SUCCESS;
+  if (hier) return hier_steps(&L, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return lane_steps(&L, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+
+int cs_allgather_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ctx, 0);
+}
+
+int cs_allgather_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ctx, 1);
 }

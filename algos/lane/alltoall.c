@@ -23,31 +23,21 @@
 static const cs_coll used_lane[] = {CS_alltoall};
 static const cs_coll used_hier[] = {CS_gather, CS_alltoall, CS_scatter};
 
-/* Both rows, with one process per node: a strided type whose extent is one
- * block over a span of many (n = 1: the node parts on MPI_COMM_SELF) came
- * out wrong from SMPI's native collectives at p = 33, count 34 (not
- * understood); there the decomposition is the inner alltoall on comm. */
+/* The inner alltoall on communicator on. */
+static int a2a(const cs_lanes *L, MPI_Comm on, const void *sendbuf, long sendcount,
+               MPI_Datatype sendtype, void *recvbuf, long recvcount, MPI_Datatype recvtype) {
+  cs_args y = cs_lanes_args(on, recvtype);
+  y.sendbuf = sendbuf;
+  y.sendcount = (int)sendcount;
+  y.sendtype = sendtype;
+  y.recvbuf = recvbuf;
+  y.recvcount = (int)recvcount;
+  return cs_lane_inner_run(L, CS_alltoall, &y);
+}
 
-int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
-  cs_lanes L;
-  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, "lane", used_lane, 1, MPI_OP_NULL, recvtype));
-  if (recvcount == 0) return MPI_SUCCESS;
-  if (L.n == 1) { /* one process per node (or not regular): the lane is comm */
-    cs_args y = cs_lanes_args(L.lane, recvtype);
-    y.sendbuf = sendbuf;
-    y.sendcount = sendcount;
-    y.sendtype = sendtype;
-    y.recvbuf = recvbuf;
-    y.recvcount = recvcount;
-    return cs_lane_inner_run(&L, CS_alltoall, &y);
-  }
-  if (sendbuf == MPI_IN_PLACE) {
-    sendbuf = recvbuf;
-    sendcount = recvcount;
-    sendtype = recvtype;
-  }
-  int n = L.n, N = L.nn;
+static int lane_steps(const cs_lanes *L, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype) {
+  int n = L->n, N = L->nn;
   long sc = sendcount, rc = recvcount;
   MPI_Datatype s1 = MPI_DATATYPE_NULL, s2 = MPI_DATATYPE_NULL;
   cs_tmp t = {0}, u = {0}, v = {0};
@@ -66,30 +56,12 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
    * receive at 16 processes per lane (p = 64, nodes of 4), while collsim's
    * pairwise gave the right ones. One copy per step, charged as local work. */
   MPI_Aint se = cs_extent(sendtype), re = cs_extent(recvtype);
-  for (int j = 0; j < n && err == MPI_SUCCESS; j++)
-    err = cs_copy((const char *)sendbuf + (MPI_Aint)j * sc * se, 1, s1,
-                  (char *)u.buf + (MPI_Aint)j * N * sc * se, (long)N * sc, sendtype);
-  if (err == MPI_SUCCESS) {
-    cs_args y = cs_lanes_args(L.node, recvtype);
-    y.sendbuf = u.buf;
-    y.sendcount = (int)(N * sc);
-    y.sendtype = sendtype;
-    y.recvbuf = t.buf;
-    y.recvcount = (int)(N * rc);
-    err = cs_lane_inner_run(&L, CS_alltoall, &y);
-  }
-  for (int b = 0; b < N && err == MPI_SUCCESS; b++)
-    err = cs_copy((const char *)t.buf + (MPI_Aint)b * rc * re, 1, s2,
-                  (char *)v.buf + (MPI_Aint)b * n * rc * re, (long)n * rc, recvtype);
-  if (err == MPI_SUCCESS) {
-    cs_args z = cs_lanes_args(L.lane, recvtype);
-    z.sendbuf = v.buf;
-    z.sendcount = (int)(n * rc);
-    z.sendtype = recvtype;
-    z.recvbuf = recvbuf;
-    z.recvcount = (int)(n * rc);
-    err = cs_lane_inner_run(&L, CS_alltoall, &z);
-  }
+  if (err == MPI_SUCCESS)
+    err = cs_lanes_pack(sendbuf, n, sc * se, s1, u.buf, N * sc * se, (long)N * sc, sendtype);
+  if (err == MPI_SUCCESS) err = a2a(L, L->node, u.buf, N * sc, sendtype, t.buf, N * rc, recvtype);
+  if (err == MPI_SUCCESS)
+    err = cs_lanes_pack(t.buf, N, rc * re, s2, v.buf, n * rc * re, (long)n * rc, recvtype);
+  if (err == MPI_SUCCESS) err = a2a(L, L->lane, v.buf, n * rc, recvtype, recvbuf, n * rc, recvtype);
   cs_tmp_free(&u);
   cs_tmp_free(&v);
   cs_tmp_free(&t);
@@ -98,26 +70,9 @@ int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   return err;
 }
 
-int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
-  cs_lanes L;
-  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, "hier", used_hier, 3, MPI_OP_NULL, recvtype));
-  if (recvcount == 0) return MPI_SUCCESS;
-  if (L.n == 1) { /* one process per node (or not regular): the leaders are comm */
-    cs_args y = cs_lanes_args(L.lane, recvtype);
-    y.sendbuf = sendbuf;
-    y.sendcount = sendcount;
-    y.sendtype = sendtype;
-    y.recvbuf = recvbuf;
-    y.recvcount = recvcount;
-    return cs_lane_inner_run(&L, CS_alltoall, &y);
-  }
-  if (sendbuf == MPI_IN_PLACE) {
-    sendbuf = recvbuf;
-    sendcount = recvcount;
-    sendtype = recvtype;
-  }
-  int n = L.n, N = L.nn, p = n * N;
+static int hier_steps(const cs_lanes *L, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype) {
+  int n = L->n, N = L->nn, p = n * N;
   long rc = recvcount;
   MPI_Datatype v = MPI_DATATYPE_NULL, w = MPI_DATATYPE_NULL;
   cs_tmp g = {0}, r = {0}, u = {0};
@@ -126,7 +81,7 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
       !cs_count_ok((long)p * rc, "a hier alltoall gather") ||
       !cs_count_ok((long)n * n * rc, "a hier alltoall block"))
     err = MPI_ERR_COUNT;
-  if (err == MPI_SUCCESS && L.me == 0) {
+  if (err == MPI_SUCCESS && L->me == 0) {
     err = cs_tmp_alloc(&g, (long)n * p * rc, recvtype);
     if (err == MPI_SUCCESS) err = cs_tmp_alloc(&r, (long)n * p * rc, recvtype);
     if (err == MPI_SUCCESS) err = cs_tmp_alloc(&u, (long)n * p * rc, recvtype);
@@ -135,37 +90,30 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (err == MPI_SUCCESS) err = cs_lanes_strided(p, rc, (long)n * rc, rc, recvtype, &w);
   }
   if (err == MPI_SUCCESS) {
-    cs_args y = cs_lanes_args(L.node, recvtype);
+    cs_args y = cs_lanes_args(L->node, recvtype);
     y.sendbuf = sendbuf;
     y.sendcount = p * sendcount;
     y.sendtype = sendtype;
     y.recvbuf = g.buf;
     y.recvcount = (int)(p * rc);
-    err = cs_lane_inner_run(&L, CS_gather, &y);
+    err = cs_lane_inner_run(L, CS_gather, &y);
   }
   /* The leaders' blocks for node b, packed contiguously (as in lane above:
    * SMPI's native alltoall and a strided send type, p = 64). */
   MPI_Aint re = cs_extent(recvtype);
-  for (int b = 0; b < N && err == MPI_SUCCESS && L.me == 0; b++)
-    err = cs_copy((const char *)g.buf + (MPI_Aint)b * n * rc * re, 1, v,
-                  (char *)u.buf + (MPI_Aint)b * n * n * rc * re, (long)n * n * rc, recvtype);
-  if (err == MPI_SUCCESS && L.me == 0) {
-    cs_args z = cs_lanes_args(L.lane, recvtype);
-    z.sendbuf = u.buf;
-    z.sendcount = (int)(n * n * rc);
-    z.sendtype = recvtype;
-    z.recvbuf = r.buf;
-    z.recvcount = (int)(n * n * rc);
-    err = cs_lane_inner_run(&L, CS_alltoall, &z);
-  }
+  if (err == MPI_SUCCESS && L->me == 0)
+    err =
+        cs_lanes_pack(g.buf, N, n * rc * re, v, u.buf, n * n * rc * re, (long)n * n * rc, recvtype);
+  if (err == MPI_SUCCESS && L->me == 0)
+    err = a2a(L, L->lane, u.buf, n * n * rc, recvtype, r.buf, n * n * rc, recvtype);
   if (err == MPI_SUCCESS) {
-    cs_args s = cs_lanes_args(L.node, recvtype);
+    cs_args s = cs_lanes_args(L->node, recvtype);
     s.sendbuf = r.buf;
     s.sendcount = 1;
-    s.sendtype = L.me == 0 ? w : recvtype;
+    s.sendtype = L->me == 0 ? w : recvtype;
     s.recvbuf = recvbuf;
     s.recvcount = (int)(p * rc);
-    err = cs_lane_inner_run(&L, CS_scatter, &s);
+    err = cs_lane_inner_run(L, CS_scatter, &s);
   }
   cs_tmp_free(&g);
   cs_tmp_free(&r);
@@ -173,4 +121,36 @@ int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   cs_lanes_free_type(&v);
   cs_lanes_free_type(&w);
   return err;
+}
+
+/* Both rows, with one process per node: a strided type whose extent is one
+ * block over a span of many (n = 1: the node parts on MPI_COMM_SELF) came
+ * out wrong from SMPI's native collectives at p = 33, count 34 (not
+ * understood); there the decomposition is the inner alltoall on comm. */
+static int alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx,
+                    int hier) {
+  cs_lanes L;
+  CS_CHECK(cs_lanes_get(&L, ctx, comm, CS_alltoall, hier ? "hier" : "lane",
+                        hier ? used_hier : used_lane, hier ? 3 : 1, MPI_OP_NULL, recvtype));
+  if (recvcount == 0) return MPI_SUCCESS;
+  if (L.n == 1) /* one process per node (or not regular): the lane is comm */
+    return a2a(&L, L.lane, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = recvbuf;
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  return (hier ? hier_steps : lane_steps)(&L, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype);
+}
+
+int cs_alltoall_lane(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ctx, 0);
+}
+
+int cs_alltoall_hier(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const cs_ctx *ctx) {
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ctx, 1);
 }

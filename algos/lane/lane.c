@@ -47,6 +47,18 @@ int cs_lane_inner_run(const cs_lanes *L, cs_coll coll, cs_args *y) {
   return cs_run(L->row[coll], y);
 }
 
+int cs_lanes_vec(const cs_lanes *L, cs_coll coll, MPI_Comm on, int root, const void *sendbuf,
+                 void *recvbuf, long count, MPI_Datatype dt, MPI_Op op) {
+  if (!cs_count_ok(count, "a lane collective's vector")) return MPI_ERR_COUNT;
+  cs_args y = cs_lanes_args(on, dt);
+  y.op = op;
+  y.root = root;
+  y.sendbuf = sendbuf;
+  y.recvbuf = recvbuf;
+  y.count = (int)count;
+  return cs_lane_inner_run(L, coll, &y);
+}
+
 int cs_lanes_strided(int nb, long count, long stride, long step, MPI_Datatype dt,
                      MPI_Datatype *out) {
   MPI_Datatype v;
@@ -82,4 +94,54 @@ int cs_lanes_contig(long count, MPI_Datatype dt, MPI_Datatype *out) {
 
 void cs_lanes_free_type(MPI_Datatype *t) {
   if (*t != MPI_DATATYPE_NULL) MPI_Type_free(t);
+}
+
+int cs_lanes_rooted_init(cs_lanes_rooted *s, const cs_lanes *L, int root, const void *buf, long c,
+                         MPI_Datatype dt, int hier) {
+  int rl = root % L->n, rn = root / L->n;
+  memset(s, 0, sizeof *s);
+  s->place_type = s->near_type = MPI_DATATYPE_NULL;
+  s->dt = dt;
+  s->isroot = L->my == rn && L->me == rl;
+  s->far = hier ? L->node : L->lane;
+  s->far_root = hier ? rl : rn;
+  s->near = hier ? L->lane : L->node;
+  s->near_root = hier ? rn : rl;
+  s->mid = hier ? L->me == rl : L->my == rn;
+  s->near_runs = (hier ? L->nn : L->n) > 1;
+  s->nb = hier ? L->n : L->nn;
+  if (!s->isroot) return MPI_SUCCESS;
+  MPI_Aint ext = cs_extent(dt);
+  if (!hier) {
+    s->place = (char *)buf + (MPI_Aint)rl * c * ext;
+    s->place_count = 1;
+    CS_CHECK(cs_lanes_strided(1, c, c, (long)L->n * c, dt, &s->place_type));
+    return cs_lanes_strided(L->nn, c, (long)L->n * c, c, dt, &s->near_type);
+  }
+  s->place = (char *)buf + (MPI_Aint)rn * L->n * c * ext;
+  s->place_count = (int)c;
+  s->place_type = dt;
+  return cs_lanes_contig((long)L->n * c, dt, &s->near_type);
+}
+
+void cs_lanes_rooted_free(cs_lanes_rooted *s) {
+  if (s->place_type != s->dt) cs_lanes_free_type(&s->place_type);
+  cs_lanes_free_type(&s->near_type);
+}
+
+int cs_lanes_rooted_empty(int root, MPI_Comm comm, int rootcount, int count, MPI_Datatype type) {
+  int r, sz = 0;
+  MPI_Comm_rank(comm, &r);
+  if (r == root) return rootcount == 0;
+  MPI_Type_size(type, &sz);
+  return (long)count * sz == 0;
+}
+
+int cs_lanes_pack(const void *src, int nb, MPI_Aint sstep, MPI_Datatype s, void *dst,
+                  MPI_Aint dstep, long dcount, MPI_Datatype dt) {
+  int err = MPI_SUCCESS;
+  for (int j = 0; j < nb && err == MPI_SUCCESS; j++)
+    err = cs_copy((const char *)src + (MPI_Aint)j * sstep, 1, s, (char *)dst + (MPI_Aint)j * dstep,
+                  dcount, dt);
+  return err;
 }

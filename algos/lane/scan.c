@@ -61,14 +61,8 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.counts = counts;
     err = cs_lane_inner_run(&L, CS_reduce_scatter, &y);
   }
-  if (err == MPI_SUCCESS) {
-    cs_args y = cs_lanes_args(L.lane, dt);
-    y.op = op;
-    y.sendbuf = MPI_IN_PLACE;
-    y.recvbuf = mine;
-    y.count = counts[L.me];
-    err = cs_lane_inner_run(&L, CS_exscan, &y);
-  }
+  if (err == MPI_SUCCESS)
+    err = cs_lanes_vec(&L, CS_exscan, L.lane, 0, MPI_IN_PLACE, mine, counts[L.me], dt, op);
   if (err == MPI_SUCCESS && L.my > 0) { /* node 0 has no earlier nodes */
     cs_args y = cs_lanes_args(L.node, dt);
     y.sendbuf = MPI_IN_PLACE;
@@ -77,14 +71,8 @@ static int lane_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     y.displs = displs;
     err = cs_lane_inner_run(&L, CS_allgatherv, &y);
   }
-  if (err == MPI_SUCCESS) {
-    cs_args y = cs_lanes_args(L.node, dt);
-    y.op = op;
-    y.sendbuf = sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : sendbuf;
-    y.recvbuf = recvbuf;
-    y.count = count;
-    err = cs_lane_inner_run(&L, ex ? CS_exscan : CS_scan, &y);
-  }
+  if (err == MPI_SUCCESS)
+    err = cs_lanes_vec(&L, ex ? CS_exscan : CS_scan, L.node, 0, sendbuf, recvbuf, count, dt, op);
   if (err == MPI_SUCCESS && L.my > 0) {
     if (ex && L.me == 0)
       err = cs_copy(t.buf, count, dt, recvbuf, count, dt);
@@ -109,35 +97,19 @@ static int hier_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
    * to be overwritten) to make the node's total from its result. */
   if (err == MPI_SUCCESS && ex && last)
     err = cs_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, dt, t.buf, count, dt);
-  if (err == MPI_SUCCESS) {
-    cs_args y = cs_lanes_args(L.node, dt);
-    y.op = op;
-    y.sendbuf = sendbuf;
-    y.recvbuf = recvbuf;
-    y.count = count;
-    err = cs_lane_inner_run(&L, ex ? CS_exscan : CS_scan, &y);
-  }
+  if (err == MPI_SUCCESS)
+    err = cs_lanes_vec(&L, ex ? CS_exscan : CS_scan, L.node, 0, sendbuf, recvbuf, count, dt, op);
   if (err == MPI_SUCCESS && last) {
     /* The node's total: the scan's result, or the exscan's op the input. */
     if (!ex)
       err = cs_copy(recvbuf, count, dt, t.buf, count, dt);
     else if (L.me > 0)
       err = cs_reduce_local(recvbuf, t.buf, count, dt, op);
-    if (err == MPI_SUCCESS) {
-      cs_args y = cs_lanes_args(L.lane, dt);
-      y.op = op;
-      y.sendbuf = MPI_IN_PLACE;
-      y.recvbuf = t.buf;
-      y.count = count;
-      err = cs_lane_inner_run(&L, CS_exscan, &y);
-    }
+    if (err == MPI_SUCCESS)
+      err = cs_lanes_vec(&L, CS_exscan, L.lane, 0, MPI_IN_PLACE, t.buf, count, dt, op);
   }
   if (err == MPI_SUCCESS && L.my > 0) {
-    cs_args y = cs_lanes_args(L.node, dt);
-    y.sendbuf = y.recvbuf = t.buf;
-    y.count = count;
-    y.root = L.n - 1;
-    err = cs_lane_inner_run(&L, CS_bcast, &y);
+    err = cs_lanes_vec(&L, CS_bcast, L.node, L.n - 1, t.buf, t.buf, count, dt, MPI_OP_NULL);
     if (err == MPI_SUCCESS) {
       if (ex && L.me == 0)
         err = cs_copy(t.buf, count, dt, recvbuf, count, dt);
