@@ -155,6 +155,17 @@ int cs_model_has(cs_coll coll, const char *algo);
  * kernel error or an MPI call the recording MPI does not implement). */
 int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, size_t errlen);
 
+/* The cost model and evaluator that price the case under mo (after
+ * cs_model_time of the same case it records nothing again): "fluid-routes"
+ * (the fluid evaluator on the platform's own routes, mo->routes),
+ * "fluid-abg" (the fluid evaluator on abg's per-host links: nonblocking
+ * steps or half duplex), "abg", "abg-segments" (calibrated network
+ * segments), "maxrate" or "lanes" (the event evaluator, concurrent senders
+ * counted per step index). docs/csv.md says where each is exact. 0, or -1
+ * with a message in err. */
+int cs_model_kind_of(const cs_model *mo, const cs_case *c, const char **kind, char *err,
+                     size_t errlen);
+
 /* Per-process detail for tests and teaching: messages sent, bytes sent and
  * bytes of local work of the slowest and of all processes. */
 typedef struct {

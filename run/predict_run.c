@@ -41,8 +41,10 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
 }
 
 /* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
- * come from a bench CSV at simcsv (NULL: none). */
-static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv) {
+ * come from a bench CSV at simcsv (NULL: none). approx: the model is not the
+ * platform's own (the "# model:" line says how), marked in model_kind. */
+static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv,
+                         int approx) {
   for (int a = 0; a < q->nalgos; a++) {
     for (int i = 0; i < q->nbytes; i++) {
       const char *algo = q->algos[a];
@@ -53,11 +55,14 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       int params = !mo->routes || mo->alpha > 0 || mo->beta > 0;
       if (params && cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
-      char err[512];
+      char err[512], kind[64] = "";
+      const char *k;
       if (cs_model_has(q->coll, algo)) {
         if (cs_model_time(mo, &c, &model, err, sizeof err) != 0) {
           fprintf(stderr, "collsim predict: %s\n", err);
           model = -1;
+        } else if (cs_model_kind_of(mo, &c, &k, err, sizeof err) == 0) {
+          snprintf(kind, sizeof kind, "%s%s", k, approx ? "-approx" : "");
         }
       }
       double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
@@ -66,7 +71,7 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       else if (sim >= 0 && model == 0)
         rel = sim == 0 ? 0.0 : INFINITY;
       cs_csv_predict_row(out, cs_colls[q->coll].name, algo, q->np, m, t1, model >= 0 ? model : NAN,
-                         sim >= 0 ? sim : NAN, rel);
+                         sim >= 0 ? sim : NAN, rel, kind);
       fflush(out);
     }
   }
@@ -227,7 +232,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
       }
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
       cs_csv_write_header(out, CS_CSV_PREDICT);
-      predict_rows(out, &q, &mo, pm->nosim ? NULL : simcsv);
+      predict_rows(out, &q, &mo, pm->nosim ? NULL : simcsv, approx[0] != '\0');
       if (out != stdout) fclose(out);
     }
   }
@@ -297,7 +302,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
       fprintf(stderr, "collsim table1: simulating %s on %d ranks\n", cs_colls[q.coll].name, np);
       rc = cs_bench_run(&b);
     }
-    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv);
+    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv, 0);
   }
   fclose(all);
   if (rc == 0) {
