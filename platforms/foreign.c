@@ -196,12 +196,12 @@ static FILE *unrolled_file(const char *cmd, char *path, size_t len) {
 }
 
 /* Writes k ranks on host (index hidx of the platform's hosts) into the
- * unrolled file f and, for the first np ranks, into the placement digest h
- * and host_of (if not NULL). */
+ * unrolled file f (if not NULL) and, for the first np ranks, into the
+ * placement digest h and host_of (if not NULL). */
 static void place(FILE *f, uint64_t *h, long *ranks, int np, const char *host, int hidx, long k,
                   int *host_of) {
   for (long i = 0; i < k; i++, ++*ranks) {
-    fprintf(f, "%s\n", host);
+    if (f) fprintf(f, "%s\n", host);
     if (*ranks < np) {
       *h = cs_digest_str(*h, host);
       *h = cs_digest_str(*h, "\n");
@@ -210,8 +210,10 @@ static void place(FILE *f, uint64_t *h, long *ranks, int np, const char *host, i
   }
 }
 
-/* cs_place_ranks, and where host_of is not NULL the index into the
- * platform's hosts (cs_platform_hosts) of each of the np ranks. */
+/* cs_place_ranks; where host_of is not NULL, the index into the platform's
+ * hosts (cs_platform_hosts) of each of the np ranks instead of an unrolled
+ * hostfile (hosts is left as it is: a model's worker process, which ends
+ * without atexit handlers, then leaves no temporary file). */
 static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
                        int quiet, char *note, size_t notelen, char *digest, size_t dlen,
                        int *host_of);
@@ -244,8 +246,8 @@ static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_
               cmd, xml, n, cap, np);
       return -1;
     }
-    FILE *f = unrolled_file(cmd, unrolled, sizeof unrolled);
-    if (!f) return -1;
+    FILE *f = host_of ? NULL : unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!f && !host_of) return -1;
     long placed = 0;
     int used = 0;
     for (int i = 0; i < n && placed < np; i++, used++) {
@@ -253,8 +255,10 @@ static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_
       if (k > np - placed) k = np - placed;
       place(f, &dg, &placed, np, h[i].name, i, k, host_of);
     }
-    fclose(f);
-    snprintf(hosts, len, "%s", unrolled);
+    if (f) {
+      fclose(f);
+      snprintf(hosts, len, "%s", unrolled);
+    }
     snprintf(note, notelen,
              "default: %d ranks fill the cores of the first %d of %d hosts in natural name "
              "order (%s first)",
@@ -272,8 +276,8 @@ static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_
       free(index);
       return -1;
     }
-    FILE *u = unrolled_file(cmd, unrolled, sizeof unrolled);
-    if (!u) {
+    FILE *u = host_of ? NULL : unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!u && !host_of) {
       fclose(f);
       free(index);
       return -1;
@@ -317,7 +321,7 @@ static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_
       place(u, &dg, &ranks, np, s, (int)(x - h), k, host_of);
     }
     fclose(f);
-    fclose(u);
+    if (u) fclose(u);
     free(index);
     if (rc == 0 && ranks < np) {
       fprintf(stderr,
@@ -333,7 +337,7 @@ static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_
               "collsim %s: note: %s places more ranks on a host than it has cores; SMPI "
               "shares the host's speed among them (local work gets slower)\n",
               cmd, hosts);
-    if (rc == 0) snprintf(hosts, len, "%s", unrolled);
+    if (rc == 0 && u) snprintf(hosts, len, "%s", unrolled);
   }
   if (rc == 0) cs_digest_hex(dg, digest, dlen);
   return rc;

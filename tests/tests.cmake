@@ -357,3 +357,7 @@ add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 
 add_test(NAME model_routes_lines COMMAND env MR_TOL=1e-9 bash ${T}/model_routes.sh ${CLI}
          abg/reduce,maxrate/allreduce,lanes1/scatter,lanes2/allgather,lanes4/reduce_scatter_block,vsc3/gather
          7 64K)
+# ./collsim map prices irene and theta on their routes, as predict does (every
+# cell = predict --no-sim, fluid-routes, no approximation note), a maxrate
+# line by its closed form (about 2 s of CPU).
+add_test(NAME map_routes COMMAND bash ${T}/map_routes.sh ${CLI})
