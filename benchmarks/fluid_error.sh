@@ -11,7 +11,7 @@
 # equals SimGrid's CM02 sharing, so expect 1e-9. Rows priced by anything but
 # the routes (model_kind other than fluid-routes) are counted in otherkind.
 # Sampled: alltoall (p (p-1) messages per size) is skipped above p = 256, and
-# --sample K keeps at p > 256 every K-th algorithm of each collective in
+# --sample K keeps at p >= 256 every K-th algorithm of each collective in
 # registry order (default 1: all).
 # usage: benchmarks/fluid_error.sh [--platforms LIST] [--np LIST] [--bytes LIST] [--colls LIST]
 #                                  [--sample K]
@@ -48,7 +48,7 @@ for plat in ${plats//,/ }; do
     for coll in ${colls//,/ }; do
       [ "$coll" = alltoall ] && [ "$p" -gt 256 ] && continue
       k=1
-      [ "$p" -gt 256 ] && k=$sample
+      [ "$p" -ge 256 ] && k=$sample
       algos=$("$cli" list --csv | awk -F, -v c="$coll" -v k="$k" 'NR > 1 && $1 == c && $2 != "native" && n++ % k == 0 { printf "%s%s", s, $2; s = "," }')
       if ! "$cli" predict --platform "$plat" --np "$p" --coll "$coll" --algo "$algos" --bytes "$sizes" \
         --root $((p / 3)) --out "$tmp/o.csv" 2>>"$tmp/err"; then
