@@ -32,10 +32,11 @@ static int pred_extra(int argc, char **argv, int i, void *ctx) {
       return -1;
     }
     if (!dst) {
-      if (strcmp(v, "abg")) {
+      if (strcmp(v, "abg") && strcmp(v, "routes")) {
         fprintf(stderr,
-                "collsim: --model %s: only abg takes parameters here; for max-rate or k-lane "
-                "models give a platform written by `collsim platform maxrate|lanes ...`\n",
+                "collsim: --model %s: valid are abg (takes parameters here) and routes (the "
+                "fluid evaluator on the platform's own routes); for max-rate or k-lane models "
+                "give a platform written by `collsim platform maxrate|lanes ...`\n",
                 v);
         return -1;
       }
@@ -56,20 +57,26 @@ static void predict_usage(FILE *f) {
   fprintf(f,
           "usage: collsim predict --coll C --algo A[,B...] --np P --bytes LIST   (or --algos)\n"
           "                       [--platform F] [--model abg --alpha S --beta S/B --gamma S/B]\n"
+          "                       [--platform F --model routes]\n"
           "                       [--no-sim] [--out FILE] [--root R] [--in-place]\n"
           "                       [--hostfile H] [--type T] [--block-bytes LIST]\n"
-          "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err\n"
+          "Prints CSV: coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err,model_kind\n"
           "  table1_s  the paper's formula (Table I; empty if it has none)\n"
-          "  model_s   collsim's exact round-by-round model of the implementation; on a\n"
-          "            fat-tree or dragonfly platform a max-rate approximation, which a\n"
-          "            first line '# model: ...' and a note on stderr say\n"
+          "  model_s   collsim's model of the implementation (the kernel itself, recorded)\n"
           "  sim_s     SMPI's time on the platform (skipped with --no-sim)\n"
           "  rel_err   |sim_s - model_s| / model_s\n"
+          "  model_kind  what priced model_s: abg, abg-segments, maxrate, lanes (closed-form\n"
+          "            platform lines), fluid-abg (nonblocking steps or half duplex on abg),\n"
+          "            fluid-routes (any other platform: flows on SimGrid's own routes);\n"
+          "            -approx when the model is not the platform's (--model abg on a\n"
+          "            platform), which a first line '# model: ...' says (docs/csv.md)\n"
           "The model's parameters come from the platform file's collsim-model line, or from\n"
           "--model abg (defaults alpha 1e-6 s, beta 1e-10 s/B, gamma 2.5e-10 s/B). With\n"
           "--model alone an abg platform with those parameters is generated for SMPI; with\n"
           "--platform too (any SimGrid file, docs/byo-platform.md) the simulation runs on\n"
-          "that platform and a first line '# model: ...' says so. Every message carries\n"
+          "that platform and a first line '# model: ...' says so. With --platform F --model\n"
+          "routes every row is priced on F's own routes (fluid-routes), also where F is an\n"
+          "abg, maxrate or lanes line that has a closed-form model. Every message carries\n"
           "SMPI's 16-byte envelope in the model and in Table I.\n"
           "  --alpha S        seconds, or with a SimGrid unit: 4us, 0.5ms, 200ns\n"
           "  --beta S/B, --gamma S/B  seconds per byte, or a rate whose inverse they are:\n"
@@ -97,7 +104,15 @@ int cmd_predict(int argc, char **argv) {
             "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");
     return 2;
   }
-  cs_predict_model pm = {po.model != NULL, po.alpha, po.beta, po.gamma, po.nosim};
+  int routes = po.model && !strcmp(po.model, "routes");
+  if (routes && !platform[0]) {
+    fprintf(stderr,
+            "collsim predict: --model routes needs --platform F (whose routes price the "
+            "rows)\n");
+    return 2;
+  }
+  cs_predict_model pm = {
+      po.model != NULL && !routes, po.alpha, po.beta, po.gamma, po.nosim, routes};
   return cs_predict_run(&q, platform, &pm);
 }
 

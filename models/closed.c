@@ -28,7 +28,6 @@
  * the recorded programs price the case. ctest `closed` (tests/test_closed.c)
  * holds every form equal to the recorded model at every p = 2..100 and more,
  * sizes 1, < p, p - 1, p + 1, not divisible by p, large, several models. */
-#include <string.h>
 
 #include "model.h"
 #include "registry.h"
@@ -39,7 +38,7 @@ int cs_model_closed(const cs_model *mo, const cs_case *c, double *t) {
   if (mo->kind != CS_MODEL_ABG || mo->half_duplex || mo->routes) return 0;
   if (c->p < 2 || c->bytes < 1 || c->inplace) return 0;
   const cs_algo_info *a = cs_algo_find(c->coll, c->algo);
-  if (!a || strcmp(a->family, "pairring") != 0) return 0;
+  if (!a || a->formula != CS_F_pairring) return 0; /* the ring rows: Rabenseifner's Sec. 2.7 */
   int rs = 0, ag = 0;
   if (is(c, CS_allreduce))
     rs = ag = 1;

@@ -638,3 +638,25 @@ int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *s
   free(x.comp);
   return rc;
 }
+
+int cs_model_fluid_prices(const cs_model *mo, const cs_prog *g) {
+  return g->nb || mo->half_duplex || mo->routes;
+}
+
+int cs_model_kind_of(const cs_model *mo, const cs_case *c, const char **kind, char *err,
+                     size_t errlen) {
+  double t;
+  if (cs_model_has(c->coll, c->algo) && cs_model_closed(mo, c, &t)) {
+    *kind = "abg-closed"; /* what cs_model_time took (models/closed.c): nothing recorded */
+    return 0;
+  }
+  const cs_prog *g;
+  if (cs_model_programs(mo, c, &g, err, errlen)) return -1;
+  *kind = mo->routes                     ? "fluid-routes"
+          : cs_model_fluid_prices(mo, g) ? "fluid-abg"
+          : mo->kind == CS_MODEL_LANES   ? "lanes"
+          : mo->kind == CS_MODEL_MAXRATE ? "maxrate"
+          : mo->net.n > 0                ? "abg-segments"
+                                         : "abg";
+  return 0;
+}

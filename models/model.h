@@ -161,6 +161,18 @@ int cs_model_time(const cs_model *mo, const cs_case *c, double *t, char *err, si
  * takes it first; cs_model_eval always prices the recorded programs. */
 int cs_model_closed(const cs_model *mo, const cs_case *c, double *t);
 
+/* The cost model and evaluator that price the case under mo (after
+ * cs_model_time of the same case it records nothing again): "abg-closed"
+ * (an exact closed form, cs_model_closed: nothing recorded), "fluid-routes"
+ * (the fluid evaluator on the platform's own routes, mo->routes),
+ * "fluid-abg" (the fluid evaluator on abg's per-host links: nonblocking
+ * steps or half duplex), "abg", "abg-segments" (calibrated network
+ * segments), "maxrate" or "lanes" (the event evaluator, concurrent senders
+ * counted per step index). docs/csv.md says where each is exact. 0, or -1
+ * with a message in err. */
+int cs_model_kind_of(const cs_model *mo, const cs_case *c, const char **kind, char *err,
+                     size_t errlen);
+
 /* Per-process detail for tests and teaching: messages sent, bytes sent and
  * bytes of local work of the slowest and of all processes. */
 typedef struct {

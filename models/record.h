@@ -154,6 +154,9 @@ void cs_prog_stats(const cs_prog *g, cs_model_stats *st);
  * cs_model_price, with the flows in flight sharing the links they cross. */
 int cs_model_price_fluid(const cs_model *mo, const cs_prog *g, cs_model_stats *st, char *err,
                          size_t errlen);
+/* 1 iff the fluid evaluator prices g under mo (nonblocking steps, half
+ * duplex, or a platform's own routes), 0 if the event evaluator does. */
+int cs_model_fluid_prices(const cs_model *mo, const cs_prog *g);
 
 /* Runs the kernel of (c->coll, c->algo) on the p ranks of the case under
  * the recording MPI, with arguments built as the timing driver

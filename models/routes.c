@@ -35,51 +35,29 @@ static int table_grow(cs_routes *rt) {
   return 0;
 }
 
-static int host_index(cs_routes *rt, const char *name) {
-  for (int h = rt->nhost - 1; h >= 0; h--) /* hostfiles list a host's lines together */
-    if (strcmp(rt->host[h], name) == 0) return h;
-  char **hs = realloc(rt->host, sizeof *hs * (size_t)(rt->nhost + 1));
-  if (!hs) return -1;
-  rt->host = hs;
-  if (!(rt->host[rt->nhost] = strdup(name))) return -1;
-  return rt->nhost++;
-}
-
-int cs_routes_open(cs_routes *rt, const char *tool, const char *xml, const char *hostfile, int np,
-                   char *err, size_t errlen) {
+int cs_routes_open(cs_routes *rt, const char *tool, const char *xml, int nhost,
+                   const char *const *host, int np, const int *host_of, char *err, size_t errlen) {
   memset(rt, 0, sizeof *rt);
   snprintf(rt->tool, sizeof rt->tool, "%s", tool);
   snprintf(rt->xml, sizeof rt->xml, "%s", xml);
   rt->tcp_gamma = 1e15;
   rt->np = np;
   rt->host_of = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
-  FILE *f = hostfile && *hostfile ? fopen(hostfile, "r") : NULL;
-  if (!f) {
-    snprintf(err, errlen, "routes: cannot read the hostfile '%s': %s", hostfile ? hostfile : "",
-             hostfile && *hostfile ? strerror(errno) : "none given");
-    return -1;
-  }
-  char line[1100];
-  int r = 0;
-  while (r < np && fgets(line, sizeof line, f)) {
-    char name[1024];
-    int n = 1;
-    if (sscanf(line, " %1023[^: \t\n]:%d", name, &n) < 1 || name[0] == '#') continue;
-    int h = host_index(rt, name);
-    if (h < 0 || !rt->host_of) {
-      fclose(f);
-      snprintf(err, errlen, "routes: out of memory");
+  rt->host = calloc((size_t)(nhost > 0 ? nhost : 1), sizeof *rt->host);
+  if (!rt->host_of || !rt->host) goto oom;
+  for (rt->nhost = 0; rt->nhost < nhost; rt->nhost++)
+    if (!(rt->host[rt->nhost] = strdup(host[rt->nhost]))) goto oom;
+  for (int r = 0; r < np; r++) {
+    if (host_of[r] < 0 || host_of[r] >= nhost) {
+      snprintf(err, errlen, "routes: rank %d is placed on host %d of %d", r, host_of[r], nhost);
       return -1;
     }
-    for (int k = 0; k < n && r < np; k++) rt->host_of[r++] = h;
+    rt->host_of[r] = host_of[r];
   }
-  fclose(f);
-  if (r == 0 && np > 0) {
-    snprintf(err, errlen, "routes: the hostfile '%s' names no host", hostfile);
-    return -1;
-  }
-  for (int k = r; k < np; k++) rt->host_of[k] = rt->host_of[k % r]; /* smpirun wraps */
-  return table_grow(rt);
+  if (table_grow(rt) == 0) return 0;
+oom:
+  snprintf(err, errlen, "routes: out of memory");
+  return -1;
 }
 
 void cs_routes_free(cs_routes *rt) {

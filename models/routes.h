@@ -2,9 +2,9 @@
  * a message between two ranks crosses, with their capacities and sharing
  * policies, and the route's latency, as SimGrid's own loader and routing
  * give them (collsim-routes, platforms/routes.c, run once per batch of
- * host pairs not yet known). Ranks are placed on hosts by a hostfile as
- * smpirun places them: line i is rank i, "host:n" stands for n lines, ranks
- * beyond the file wrap round-robin.
+ * host pairs not yet known). Where the ranks sit is the caller's placement
+ * (platforms/foreign.h, cs_routes_attach: the hostfile read once, as
+ * smpirun reads it, by cs_place_ranks).
  *
  * What a flow gets from its route, as SimGrid's CM02 model computes it
  * (src/surf/network_cm02.cpp, 3.32): latency = the sum of the links'
@@ -44,11 +44,11 @@ typedef struct cs_routes {
   size_t hcap, hused;
 } cs_routes;
 
-/* Places np ranks by hostfile (one host or host:n per line) on the platform
- * xml, whose routes the program tool (collsim-routes) reads. 0, or -1 with a
- * message. */
-int cs_routes_open(cs_routes *rt, const char *tool, const char *xml, const char *hostfile, int np,
-                   char *err, size_t errlen);
+/* Routes of the platform xml, whose links the program tool (collsim-routes)
+ * reads, for np ranks: rank r sits on host host[host_of[r]] (nhost names,
+ * copied). 0, or -1 with a message. */
+int cs_routes_open(cs_routes *rt, const char *tool, const char *xml, int nhost,
+                   const char *const *host, int np, const int *host_of, char *err, size_t errlen);
 void cs_routes_free(cs_routes *rt);
 
 /* Makes the routes of the n messages src[i] -> dst[i] (ranks) known, asking

@@ -15,7 +15,9 @@
 
 #include "files.h"
 #include "foreign.h"
+#include "platmodel.h"
 #include "provenance.h"
+#include "topo.h"
 
 #ifndef COLLSIM_SOURCE_DIR
 #define COLLSIM_SOURCE_DIR "."
@@ -193,20 +195,37 @@ static FILE *unrolled_file(const char *cmd, char *path, size_t len) {
   return f;
 }
 
-/* Writes k ranks on host into the unrolled file f and, for the first np
- * ranks, into the placement digest h. */
-static void place(FILE *f, uint64_t *h, long *ranks, int np, const char *host, long k) {
+/* Writes k ranks on host (index hidx of the platform's hosts) into the
+ * unrolled file f (if not NULL) and, for the first np ranks, into the
+ * placement digest h and host_of (if not NULL). */
+static void place(FILE *f, uint64_t *h, long *ranks, int np, const char *host, int hidx, long k,
+                  int *host_of) {
   for (long i = 0; i < k; i++, ++*ranks) {
-    fprintf(f, "%s\n", host);
+    if (f) fprintf(f, "%s\n", host);
     if (*ranks < np) {
       *h = cs_digest_str(*h, host);
       *h = cs_digest_str(*h, "\n");
+      if (host_of) host_of[*ranks] = hidx;
     }
   }
 }
 
+/* cs_place_ranks; where host_of is not NULL, the index into the platform's
+ * hosts (cs_platform_hosts) of each of the np ranks instead of an unrolled
+ * hostfile (hosts is left as it is: a model's worker process, which ends
+ * without atexit handlers, then leaves no temporary file). */
+static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
+                       int quiet, char *note, size_t notelen, char *digest, size_t dlen,
+                       int *host_of);
+
 int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
                    int quiet, char *note, size_t notelen, char *digest, size_t dlen) {
+  return place_ranks(cmd, pf, hosts, len, np, quiet, note, notelen, digest, dlen, NULL);
+}
+
+static int place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
+                       int quiet, char *note, size_t notelen, char *digest, size_t dlen,
+                       int *host_of) {
   const char *xml = pf->xml;
   const cs_host *h;
   int n = cs_platform_hosts(pf, &h);
@@ -227,17 +246,19 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
               cmd, xml, n, cap, np);
       return -1;
     }
-    FILE *f = unrolled_file(cmd, unrolled, sizeof unrolled);
-    if (!f) return -1;
+    FILE *f = host_of ? NULL : unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!f && !host_of) return -1;
     long placed = 0;
     int used = 0;
     for (int i = 0; i < n && placed < np; i++, used++) {
       long k = h[i].cores > 0 ? h[i].cores : 1;
       if (k > np - placed) k = np - placed;
-      place(f, &dg, &placed, np, h[i].name, k);
+      place(f, &dg, &placed, np, h[i].name, i, k, host_of);
     }
-    fclose(f);
-    snprintf(hosts, len, "%s", unrolled);
+    if (f) {
+      fclose(f);
+      snprintf(hosts, len, "%s", unrolled);
+    }
     snprintf(note, notelen,
              "default: %d ranks fill the cores of the first %d of %d hosts in natural name "
              "order (%s first)",
@@ -255,8 +276,8 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
       free(index);
       return -1;
     }
-    FILE *u = unrolled_file(cmd, unrolled, sizeof unrolled);
-    if (!u) {
+    FILE *u = host_of ? NULL : unrolled_file(cmd, unrolled, sizeof unrolled);
+    if (!u && !host_of) {
       fclose(f);
       free(index);
       return -1;
@@ -297,10 +318,10 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
         break;
       }
       if (k > x->cores) over = 1;
-      place(u, &dg, &ranks, np, s, k);
+      place(u, &dg, &ranks, np, s, (int)(x - h), k, host_of);
     }
     fclose(f);
-    fclose(u);
+    if (u) fclose(u);
     free(index);
     if (rc == 0 && ranks < np) {
       fprintf(stderr,
@@ -316,9 +337,81 @@ int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t le
               "collsim %s: note: %s places more ranks on a host than it has cores; SMPI "
               "shares the host's speed among them (local work gets slower)\n",
               cmd, hosts);
-    if (rc == 0) snprintf(hosts, len, "%s", unrolled);
+    if (rc == 0 && u) snprintf(hosts, len, "%s", unrolled);
   }
   if (rc == 0) cs_digest_hex(dg, digest, dlen);
+  return rc;
+}
+
+int cs_platform_pricing(const char *cmd, cs_platform_file *pf, int force_routes, cs_model *mo,
+                        char *note, size_t notelen) {
+  note[0] = '\0';
+  if (pf->has_model) {
+    cs_platform_model(&pf->model, mo, note, notelen);
+    const cs_platform_kind k = pf->model.kind;
+    if (!force_routes && (k == CS_PLAT_ABG || k == CS_PLAT_MAXRATE || k == CS_PLAT_LANES)) return 0;
+    note[0] = '\0'; /* the routes replace any approximation */
+    return 1;
+  }
+  /* Any other SimGrid platform: local work at the gamma its host speed
+   * implies (as the timing runs charge it). MAXRATE only so that the
+   * recording takes the ranks per node that cs_routes_attach finds. */
+  double g = cs_platform_gamma(cmd, pf, 1);
+  if (g < 0) return -1;
+  *mo = cs_model_abg(0, 0, g);
+  mo->kind = CS_MODEL_MAXRATE;
+  return 1;
+}
+
+int cs_routes_attach(const char *cmd, cs_platform_file *pf, const char *hostfile, int np, int quiet,
+                     cs_routes *rt, cs_model *mo) {
+  memset(rt, 0, sizeof *rt);
+  const cs_host *h;
+  int n = cs_platform_hosts(pf, &h);
+  if (n < 0) return -1;
+  char hosts[4096], note[512], digest[32], tool[4200], err[1024];
+  snprintf(hosts, sizeof hosts, "%s", hostfile ? hostfile : "");
+  int *host_of = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+  const char **names = malloc(sizeof *names * (size_t)n);
+  int *key = malloc(sizeof(int) * (size_t)(np > 0 ? np : 1));
+  int rc = -1;
+  if (!host_of || !names || !key) {
+    fprintf(stderr, "collsim %s: out of memory placing %d ranks\n", cmd, np);
+    goto out;
+  }
+  if (place_ranks(cmd, pf, hosts, sizeof hosts, np, quiet, note, sizeof note, digest, sizeof digest,
+                  host_of))
+    goto out;
+  for (int i = 0; i < n; i++) names[i] = h[i].name;
+  snprintf(tool, sizeof tool, "%s/collsim-routes", cs_self_dir());
+  if (cs_routes_open(rt, tool, pf->xml, n, names, np, host_of, err, sizeof err)) {
+    fprintf(stderr, "collsim %s: %s\n", cmd, err);
+    cs_routes_free(rt);
+    goto out;
+  }
+  mo->routes = rt;
+  /* The recording names hosts node<N>-<L> by ranks per node (node-aware
+   * kernels group by them): the placement's, as the kernels find nodes in a
+   * timing run (algos/ctx.c: node<N>[-<L>] host names, else the host), when
+   * the nodes are equal blocks of consecutive ranks. */
+  for (int r = 0; r < np; r++) key[r] = cs_topo_node_key(h[host_of[r]].name);
+  int k = 1;
+  while (k < np && key[k] == key[0]) k++;
+  int blocks = 1;
+  for (int r = 0; r < np && blocks; r++)
+    blocks = key[r] == key[r - r % k] && (r % k || r == 0 || key[r] != key[r - 1]);
+  if (blocks)
+    mo->ppn = k;
+  else if (!quiet)
+    fprintf(stderr,
+            "collsim %s: note: the ranks are not placed in equal blocks per node; node-aware "
+            "algorithms are recorded with %d ranks per node\n",
+            cmd, mo->ppn);
+  rc = 0;
+out:
+  free(host_of);
+  free(names);
+  free(key);
   return rc;
 }
 

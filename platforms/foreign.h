@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 
+#include "model.h"
 #include "platgen.h"
+#include "routes.h"
 
 typedef struct {
   char name[256];
@@ -47,6 +49,27 @@ int cs_platform_hosts(cs_platform_file *pf, const cs_host **out);
  * the file spells them. 0, or -1 with a message. */
 int cs_place_ranks(const char *cmd, cs_platform_file *pf, char *hosts, size_t len, int np,
                    int quiet, char *note, size_t notelen, char *digest, size_t dlen);
+
+/* How models price cases on pf (predict, map; docs/models.md): the abg,
+ * maxrate and lanes lines of `collsim platform` by their closed-form model
+ * (returns 0, mo set); every other platform, and any with force_routes, by
+ * the fluid evaluator on its own routes (returns 1: mo holds the local work
+ * of the platform's collsim-model line, or for any other SimGrid file the
+ * gamma its host speed implies; cs_routes_attach then gives it the routes
+ * for a process count). note: "" or, for a closed-form model that only
+ * approximates the platform, what it is. -1 (after a message) if the
+ * platform cannot be read. */
+int cs_platform_pricing(const char *cmd, cs_platform_file *pf, int force_routes, cs_model *mo,
+                        char *note, size_t notelen);
+
+/* Places np ranks on pf as cs_place_ranks does (hostfile: NULL or "" for
+ * the default placement; quiet: no notes), opens rt on pf's routes for them
+ * and sets mo->routes = rt, and mo->ppn to the ranks per node of the
+ * placement (as the kernels find nodes) when the nodes are equal blocks of
+ * consecutive ranks. 0, or -1 after a message (rt then holds nothing). Free
+ * rt with cs_routes_free. */
+int cs_routes_attach(const char *cmd, cs_platform_file *pf, const char *hostfile, int np, int quiet,
+                     cs_routes *rt, cs_model *mo);
 
 /* The gamma (s/byte) of local work on pf: its collsim-model line's, or for
  * any other platform 1 / host speed (the slowest host's), printed unless

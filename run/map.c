@@ -61,6 +61,10 @@ typedef struct {
   char (*note)[NOTE_LEN];
   size_t shared_len;
   char config[2048], grid[8192], model_note[1024], source[1200];
+  /* A model map on a platform's own routes (cs_platform_pricing): its file
+   * and hostfile ("" default placement), routes opened per p. */
+  cs_platform_file *routes_pf;
+  const char *routes_hosts;
 } map;
 
 static double *tcell(map *m, int c, int a) { return &m->t[(size_t)c * m->nc + a]; }
@@ -158,7 +162,8 @@ static int pick_candidates(map *m) {
   return 0;
 }
 
-/* With one process per node (an abg model without COLLSIM_VNODE) the
+/* With one process per node (an abg model without COLLSIM_VNODE; not a
+ * platform priced on its routes, whose hosts may hold several) the
  * node-aware rows (lane, hier, nap: CS_NODE_AWARE) run their inner algorithm on
  * the whole communicator: the same schedule as a flat candidate plus empty
  * node steps. Among the default candidates they would tie with it and flip
@@ -502,6 +507,19 @@ out:
 
 /* Prices every candidate at every cell of p = np[u] (cells [c0, c1)). */
 static void price_p(map *m, const cs_model *mo, int c0, int c1) {
+  cs_model on_routes;
+  cs_routes rt = {0};
+  if (m->routes_pf) { /* every cell of c0..c1 has one p: the ranks placed for it */
+    on_routes = *mo;
+    if (cs_routes_attach("map", m->routes_pf, m->routes_hosts, m->cells[c0].p, 1, &rt,
+                         &on_routes)) {
+      for (int a = 0; a < m->nc; a++)
+        for (int c = c0; c < c1; c++)
+          snprintf(ncell(m, c, a), NOTE_LEN, "no routes for p = %d (message above)", m->cells[c].p);
+      return;
+    }
+    mo = &on_routes;
+  }
   for (int a = 0; a < m->nc; a++)
     for (int c = c0; c < c1; c++) {
       cs_case k = {m->q->coll,        m->cand[a], m->cells[c].p,
@@ -515,6 +533,7 @@ static void price_p(map *m, const cs_model *mo, int c0, int c1) {
       else
         snprintf(ncell(m, c, a), NOTE_LEN, "%.159s", err);
     }
+  cs_routes_free(&rt);
 }
 
 /* The cells of this run, grouped by p: unit u is cells [first[u], first[u + 1]). */
@@ -959,27 +978,31 @@ int cs_map_run(cs_map_req *q) {
              cs_colls[q->coll].name, xml, hosts[0] ? hosts : "-", q->root, q->inplace);
     snprintf(m.source, sizeof m.source, "SMPI on %s", xml);
   } else if (q->platform) {
-    char err[1024];
     if (q->abg_given) {
       fprintf(stderr,
-              "collsim map: give either --platform F (its collsim-model line prices the cells) "
+              "collsim map: give either --platform F (its model or routes price the cells) "
               "or --alpha/--beta/--gamma (an abg machine), not both\n");
       return 2;
     }
-    if (cs_platform_model_file(xml, &mo, m.model_note, sizeof m.model_note, err, sizeof err) < 0) {
-      fprintf(stderr,
-              "collsim map: %s\ncollsim map: a model map needs a platform written by `collsim "
-              "platform` (any kind: abg, maxrate, lanes, the named machines); for another "
-              "SimGrid file use --sim\n",
-              err);
+    /* The pricing the platform gets (platforms/foreign.h): a closed-form
+     * line by its model, any other platform on its own routes. */
+    cs_platform_load(&pf, xml);
+    int r = cs_platform_pricing("map", &pf, 0, &mo, m.model_note, sizeof m.model_note);
+    if (r < 0) {
+      cs_platform_file_free(&pf);
       return 2;
+    }
+    if (r == 1) {
+      m.routes_pf = &pf;
+      m.routes_hosts = hosts;
     }
     if (m.model_note[0] && !q->quiet)
       fprintf(stderr, "collsim map: note: the times are a %s\n", m.model_note);
     snprintf(m.config, sizeof m.config,
-             "# collsim map coll=%s source=model platform=%s root=%d in_place=%d\n",
-             cs_colls[q->coll].name, xml, q->root, q->inplace);
-    snprintf(m.source, sizeof m.source, "model of %s", xml);
+             "# collsim map coll=%s source=model platform=%s%s%s root=%d in_place=%d\n",
+             cs_colls[q->coll].name, xml, r == 1 ? " pricing=routes hostfile=" : "",
+             r == 1 ? (hosts[0] ? hosts : "-") : "", q->root, q->inplace);
+    snprintf(m.source, sizeof m.source, "model of %s%s", xml, r == 1 ? " on its routes" : "");
   } else {
     mo = cs_model_abg(q->alpha, q->beta, q->gamma);
     snprintf(m.config, sizeof m.config,
@@ -989,7 +1012,7 @@ int cs_map_run(cs_map_req *q) {
     snprintf(m.source, sizeof m.source, "model abg alpha=%g s, beta=%g s/B, gamma=%g s/B", q->alpha,
              q->beta, q->gamma);
   }
-  if (!q->sim && q->nalgos == 0) drop_node_aware(&m, &mo);
+  if (!q->sim && q->nalgos == 0 && !m.routes_pf) drop_node_aware(&m, &mo);
   if (!q->nopics) { /* the ratio picture's baseline and set, checked before any work */
     int inset[CS_MAX_ALGOS];
     char setname[2048];

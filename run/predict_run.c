@@ -41,8 +41,10 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
 }
 
 /* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
- * come from a bench CSV at simcsv (NULL: none). */
-static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv) {
+ * come from a bench CSV at simcsv (NULL: none). approx: the model is not the
+ * platform's own (the "# model:" line says how), marked in model_kind. */
+static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, const char *simcsv,
+                         int approx) {
   for (int a = 0; a < q->nalgos; a++) {
     for (int i = 0; i < q->nbytes; i++) {
       const char *algo = q->algos[a];
@@ -53,11 +55,14 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       int params = !mo->routes || mo->alpha > 0 || mo->beta > 0;
       if (params && cs_table1_time(mo, q->coll, algo, q->np, m, &t) == 0) t1 = t;
       cs_case c = {q->coll, algo, q->np, m, q->root, q->inplace};
-      char err[512];
+      char err[512], kind[64] = "";
+      const char *k;
       if (cs_model_has(q->coll, algo)) {
         if (cs_model_time(mo, &c, &model, err, sizeof err) != 0) {
           fprintf(stderr, "collsim predict: %s\n", err);
           model = -1;
+        } else if (cs_model_kind_of(mo, &c, &k, err, sizeof err) == 0) {
+          snprintf(kind, sizeof kind, "%s%s", k, approx ? "-approx" : "");
         }
       }
       double sim = simcsv ? cs_bench_lookup(simcsv, algo, m) : -1;
@@ -66,52 +71,10 @@ static void predict_rows(FILE *out, const cs_bench_req *q, const cs_model *mo, c
       else if (sim >= 0 && model == 0)
         rel = sim == 0 ? 0.0 : INFINITY;
       cs_csv_predict_row(out, cs_colls[q->coll].name, algo, q->np, m, t1, model >= 0 ? model : NAN,
-                         sim >= 0 ? sim : NAN, rel);
+                         sim >= 0 ? sim : NAN, rel, kind);
       fflush(out);
     }
   }
-}
-
-/* A platform file other than a closed-form line (abg, maxrate, lanes): the
- * model prices every program on the platform's own routes (models/routes.h,
- * fluid.c), and the approximation note goes. 0, or -1 with a message. */
-static int attach_routes(cs_platform_file *pf, cs_bench_req *q, cs_model *mo, cs_routes *rt,
-                         char *approx, size_t len) {
-  cs_platform pl;
-  char err[1024];
-  if (cs_platform_read(q->xml, &pl, err, sizeof err) == 0 &&
-      (pl.kind == CS_PLAT_ABG || pl.kind == CS_PLAT_MAXRATE || pl.kind == CS_PLAT_LANES))
-    return 0;
-  if (!pf->xml[0]) cs_platform_load(pf, q->xml);
-  char hosts[4096], note[512], digest[32], tool[4200];
-  snprintf(hosts, sizeof hosts, "%s", q->hosts);
-  if (!hosts[0] && cs_place_ranks("predict", pf, hosts, sizeof hosts, q->np, 1, note, sizeof note,
-                                  digest, sizeof digest))
-    return -1;
-  snprintf(tool, sizeof tool, "%s/collsim-routes", cs_self_dir());
-  if (cs_routes_open(rt, tool, q->xml, hosts, q->np, err, sizeof err)) {
-    fprintf(stderr, "collsim predict: %s\n", err);
-    return -1;
-  }
-  mo->routes = rt;
-  /* The recording names hosts node<N>-<L> by ranks per node (node-aware
-   * kernels group by them): the placement's, when it is in equal blocks. */
-  int k = 1;
-  while (k < rt->np && rt->host_of[k] == rt->host_of[0]) k++;
-  int blocks = 1;
-  for (int r = 0; r < rt->np && blocks; r++)
-    blocks = rt->host_of[r] == rt->host_of[r - r % k] &&
-             (r % k || r == 0 || rt->host_of[r] != rt->host_of[r - 1]);
-  if (blocks)
-    mo->ppn = k;
-  else
-    fprintf(stderr,
-            "collsim predict: note: the ranks are not placed in equal blocks per host; node-aware "
-            "algorithms are recorded with %d ranks per node\n",
-            mo->ppn);
-  approx[0] = '\0'; /* exact by construction (docs/models.md) */
-  (void)len;
-  return 0;
 }
 
 int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predict_model *pm) {
@@ -122,7 +85,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   if (cs_make_tmpdir(dir, sizeof dir)) return 1;
   cs_model mo;
   cs_routes routes = {0};
-  char err[1024] = "", approx[4800] = "";
+  char approx[4800] = "";
   rc = 0;
   if (platform[0] && pm->abg) {
     /* Any platform: the model's parameters from the flags, the simulation
@@ -144,40 +107,19 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
                 g, pm->gamma);
     }
   } else if (platform[0]) {
-    /* The model may only approximate the platform (a fat tree, a dragonfly):
-     * then approx says how, on stderr and in the CSV. */
-    int unresolved = cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml);
-    if (!unresolved &&
-        cs_platform_model_file(q.xml, &mo, approx, sizeof approx, err, sizeof err) < 0) {
-      /* Any SimGrid platform: priced on its own routes, local work at the
-       * gamma its host speed implies (as the timing runs charge it). MAXRATE
-       * only so that the recording takes the placement's ranks per host. */
+    /* The pricing each platform gets (cs_platform_pricing): a closed-form
+     * line by its model, any other platform, or any with --model routes, on
+     * its own routes (exact by construction, docs/models.md). */
+    if (cs_resolve_platform(platform, q.hostfile, q.xml, q.hosts, sizeof q.xml)) {
+      rc = 2;
+    } else {
       cs_platform_load(&pf, q.xml);
-      double g = cs_platform_gamma("predict", &pf, 1);
-      if (g >= 0) {
-        mo = cs_model_abg(0, 0, g);
-        mo.kind = CS_MODEL_MAXRATE;
-        err[0] = '\0';
-        approx[0] = '\0';
-      }
-    }
-    if (unresolved || err[0]) {
-      if (!unresolved && err[0]) {
-        fprintf(stderr, "collsim predict: %s\n", err);
-        double g = cs_platform_gamma("predict", &pf, 1);
-        if (g >= 0)
-          fprintf(stderr,
-                  "collsim predict: for any SimGrid platform give the model's parameters: "
-                  "--platform %s --model abg --alpha S --beta S/B --gamma %.3g (the gamma "
-                  "its host speed implies; docs/byo-platform.md)\n",
-                  platform, g);
-      }
-      rc = 2;
-    } else if (attach_routes(&pf, &q, &mo, &routes, approx, sizeof approx)) {
-      rc = 2;
-    } else if (approx[0]) {
-      fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
-              approx);
+      int r = cs_platform_pricing("predict", &pf, pm->routes, &mo, approx, sizeof approx);
+      if (r < 0 || (r == 1 && cs_routes_attach("predict", &pf, q.hosts, q.np, 1, &routes, &mo)))
+        rc = 2;
+      else if (approx[0])
+        fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
+                approx);
     }
   } else {
     mo = cs_model_abg(pm->alpha, pm->beta, pm->gamma);
@@ -220,14 +162,14 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
           cs_prov_set(&pv, "model", "abg alpha=%g beta=%g gamma=%g", pm->alpha, pm->beta,
                       pm->gamma);
         else
-          cs_prov_set(&pv, "model", "platform");
+          cs_prov_set(&pv, "model", pm->routes ? "routes" : "platform");
         if (pm->nosim) cs_prov_set(&pv, "sim", "none");
         fputs(cs_prov_line(&pv, line, sizeof line), out);
         cs_csv_command(out, cs_command());
       }
       if (approx[0]) fprintf(out, "# model: %s\n", approx);
       cs_csv_write_header(out, CS_CSV_PREDICT);
-      predict_rows(out, &q, &mo, pm->nosim ? NULL : simcsv);
+      predict_rows(out, &q, &mo, pm->nosim ? NULL : simcsv, approx[0] != '\0');
       if (out != stdout) fclose(out);
     }
   }
@@ -245,7 +187,7 @@ void cs_table1_defaults(cs_table1_req *t) {
 }
 
 int cs_table1_run(const cs_table1_req *t, FILE *out) {
-  cs_predict_model po = {1, t->alpha, t->beta, t->gamma, t->nosim};
+  cs_predict_model po = {1, t->alpha, t->beta, t->gamma, t->nosim, 0};
   int np = t->np;
   const char *csv = t->csv;
   cs_bench_req q;
@@ -297,7 +239,7 @@ int cs_table1_run(const cs_table1_req *t, FILE *out) {
       fprintf(stderr, "collsim table1: simulating %s on %d ranks\n", cs_colls[q.coll].name, np);
       rc = cs_bench_run(&b);
     }
-    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv);
+    if (rc == 0) predict_rows(all, &q, &mo, po.nosim ? NULL : simcsv, 0);
   }
   fclose(all);
   if (rc == 0) {

@@ -10,11 +10,14 @@
 /* The model of a predict run: abg with alpha, beta, gamma (abg = 1 with a
  * platform: its simulation runs there; without a platform they are always
  * used, and the simulation runs on an abg platform of them); nosim: no
- * simulation. */
+ * simulation; routes = 1: the fluid evaluator on the platform's own routes
+ * even where the platform is a closed-form line (abg, maxrate, lanes), whose
+ * model it would otherwise get. */
 typedef struct {
   int abg;
   double alpha, beta, gamma;
   int nosim;
+  int routes;
 } cs_predict_model;
 
 /* Predict rows (docs/csv.md) for q's algorithms and sizes, to q->out (NULL:

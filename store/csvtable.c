@@ -18,8 +18,8 @@ static const char *kind_name(int k) { return cs_csv_schema_of((cs_csv_kind)k)->n
 static const int bench_slot[CS_BENCH_NCOL] = {
     CS_X_S0,  CS_X_S1,  CS_X_P,    CS_X_BYTES, CS_V_REPS, CS_V_MEDIAN, CS_V_MEAN,
     CS_V_MIN, CS_V_MAX, CS_V_CILO, CS_V_CIHI,  CS_X_RAN,  -1,          -1};
-static const int predict_slot[CS_PREDICT_NCOL] = {CS_X_S0,     CS_X_S1,    CS_X_P,   CS_X_BYTES,
-                                                  CS_V_TABLE1, CS_V_MODEL, CS_V_SIM, CS_V_RELERR};
+static const int predict_slot[CS_PREDICT_NCOL] = {
+    CS_X_S0, CS_X_S1, CS_X_P, CS_X_BYTES, CS_V_TABLE1, CS_V_MODEL, CS_V_SIM, CS_V_RELERR, -1};
 static const int validate_slot[CS_VALIDATE_NCOL] = {
     CS_X_S0,  CS_X_S1,  CS_X_P,    CS_X_BYTES, CS_V_MODEL, CS_V_SIM, CS_V_MEAS,
     CS_V_MLO, CS_V_MHI, CS_V_ERRM, CS_V_ERRS,  -1,         -1,       -1};

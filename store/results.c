@@ -31,7 +31,8 @@ static const cs_csv_column bench_cols[CS_BENCH_NCOL] = {CASE_COLS,
                                                         {"reduced_bytes", 0},
                                                         {"copied_bytes", 0}};
 static const cs_csv_column predict_cols[CS_PREDICT_NCOL] = {
-    CASE_COLS, {"table1_s", CS_COL_KEY}, {"model_s", KEY}, {"sim_s", CS_COL_KEY}, {"rel_err", 0}};
+    CASE_COLS,      {"table1_s", CS_COL_KEY},   {"model_s", KEY}, {"sim_s", CS_COL_KEY},
+    {"rel_err", 0}, {"model_kind", CS_COL_TEXT}};
 static const cs_csv_column validate_cols[CS_VALIDATE_NCOL] = {
     CASE_COLS,
     {"model_s", CS_COL_KEY},
@@ -289,11 +290,11 @@ void cs_csv_samples_row(FILE *f, const char *coll, const char *algo, int p, long
 }
 
 void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
-                        double table1, double model, double sim, double rel_err) {
+                        double table1, double model, double sim, double rel_err, const char *kind) {
   char a[64], b[64], c[64], d[64];
-  fprintf(f, "%s,%s,%d,%ld,%s,%s,%s,%s\n", coll, algo, p, bytes,
+  fprintf(f, "%s,%s,%d,%ld,%s,%s,%s,%s,%s\n", coll, algo, p, bytes,
           opt_g(a, sizeof a, "%.10g", table1), opt_g(b, sizeof b, "%.10g", model),
-          opt_g(c, sizeof c, "%.10g", sim), opt_g(d, sizeof d, "%.3g", rel_err));
+          opt_g(c, sizeof c, "%.10g", sim), opt_g(d, sizeof d, "%.3g", rel_err), kind ? kind : "");
 }
 
 void cs_csv_app_row(FILE *f, const char *coll, const char *algo, int p, double app_s,

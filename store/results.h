@@ -78,6 +78,7 @@ enum {
   CS_PREDICT_MODEL,
   CS_PREDICT_SIM,
   CS_PREDICT_RELERR,
+  CS_PREDICT_KIND, /* model_kind: the cost model and evaluator of model_s (docs/csv.md) */
   CS_PREDICT_NCOL
 };
 enum {
@@ -302,7 +303,7 @@ int cs_bench_file_extra(const char *path);
 void cs_csv_samples_row(FILE *f, const char *coll, const char *algo, int p, long bytes, int rep,
                         double t);
 void cs_csv_predict_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
-                        double table1, double model, double sim, double rel_err);
+                        double table1, double model, double sim, double rel_err, const char *kind);
 void cs_csv_validate_row(FILE *f, const char *coll, const char *algo, int p, long bytes,
                          double model, double sim, double meas, double meas_lo, double meas_hi,
                          double err_model, double err_sim, int launches, double launch_min,

@@ -33,7 +33,7 @@ int main(void) {
                 "coll,algo,p,bytes,reps,median_s,mean_s,min_s,max_s,ci_lo_s,ci_hi_s,algo_ran,"
                 "reduced_bytes,copied_bytes");
   ASSERT_STR_EQ(cs_csv_header(CS_CSV_PREDICT, h, sizeof h),
-                "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err");
+                "coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err,model_kind");
   ASSERT_STR_EQ(cs_csv_header(CS_CSV_VALIDATE, h, sizeof h),
                 "coll,algo,p,bytes,model_s,sim_s,measured_s,measured_lo_s,measured_hi_s,err_model,"
                 "err_sim,launches,launch_min_s,launch_max_s");
@@ -136,14 +136,20 @@ int main(void) {
   /* Predict rows: absent values are empty fields, read back as such. */
   f = fopen(path, "w");
   cs_csv_write_header(f, CS_CSV_PREDICT);
-  cs_csv_predict_row(f, "allreduce", "native", 8, 1024, NAN, NAN, 3e-6, NAN);
+  cs_csv_predict_row(f, "allreduce", "native", 8, 1024, NAN, NAN, 3e-6, NAN, NULL);
+  cs_csv_predict_row(f, "allreduce", "butterfly", 8, 1024, NAN, 2e-6, 3e-6, 0.5, "abg");
   fclose(f);
-  ASSERT_STR_EQ(strchr(slurp(path), '\n') + 1, "allreduce,native,8,1024,,,3e-06,\n");
+  ASSERT_STR_EQ(
+      strchr(slurp(path), '\n') + 1,
+      "allreduce,native,8,1024,,,3e-06,,\nallreduce,butterfly,8,1024,,2e-06,3e-06,0.5,abg\n");
   cs_csv_reader r;
   ASSERT_DBL_EQ(cs_csv_open(&r, path), 0);
   ASSERT_DBL_EQ(cs_csv_next(&r), 1);
   ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "sim_s")), "3e-06");
   ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "model_s")), "");
+  ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "model_kind")), "");
+  ASSERT_DBL_EQ(cs_csv_next(&r), 1);
+  ASSERT_STR_EQ(cs_csv_get(&r, cs_csv_col(&r, "model_kind")), "abg");
   ASSERT_DBL_EQ(cs_csv_next(&r), 0);
   cs_csv_close(&r);
 
