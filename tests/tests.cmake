@@ -347,3 +347,13 @@ set_tests_properties(lanes PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
 #   hydra,irene,theta,vsc3,bluewaters 2-40,64,100,256,1024 1,1000,64K,1M,16M
 add_test(NAME model_routes_irene COMMAND bash ${T}/model_routes.sh ${CLI} irene 7 1,64K reduce,gather)
 add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 10 1,64K allreduce,scatter)
+
+# The NAP seed's eqs. 4-6 (models/table1.c, predict's table1_s) against the
+# exact models of the butterfly, hier (the paper's SMP inner algorithms) and
+# nap rows on max-rate models of 4 and 16 ppn, node counts powers of ppn and
+# not: equal where the paper's assumptions hold, with the kernels' stated
+# differences, else within a stated bound (tests/test_nap_formulas.c says
+# which and why). Every case: build/test_nap_formulas print
+add_executable(test_nap_formulas ${T}/test_nap_formulas.c)
+target_link_libraries(test_nap_formulas collsim)
+add_test(NAME nap_formulas COMMAND test_nap_formulas check)
