@@ -357,3 +357,9 @@ add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 
 add_executable(test_nap_formulas ${T}/test_nap_formulas.c)
 target_link_libraries(test_nap_formulas collsim)
 add_test(NAME nap_formulas COMMAND test_nap_formulas check)
+# ./collsim nodeaware --quick (issue 32): the NAP seed's study at p <= 64 (models
+# to 1024): RD, SMP and NAP simulated on bluewaters equal their exact models,
+# SMPI's node-aware rows run, summary and pictures written (tests/nodeaware.sh).
+# The full study (about 20 minutes): ./collsim nodeaware --out DIR
+add_test(NAME nodeaware COMMAND bash ${T}/nodeaware.sh ${CLI})
+set_tests_properties(nodeaware PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
