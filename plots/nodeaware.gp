@@ -6,7 +6,8 @@
 #   fig13.png  simulated speedup of NAP over RD and SMP vs p
 #   fig14.png  simulated cost vs size at psize processes
 #   fig15.png  simulated speedup of NAP vs size at psize processes
-# Variables (gnuplot -e): dir; algos (the labels, space-separated); psize (0: no
+# Variables (gnuplot -e): dir; algos (the labels, space-separated); algos_size
+# (those with rows at psize); psize (0: no
 # simulation); pmodel.
 set encoding utf8
 set datafile separator ','
@@ -42,7 +43,7 @@ if (psize > 0) {
   set output dir.'/plots/fig12.png'
   set title 'Fig. 12: simulated allreduce of one double on bluewaters, 16 ppn'
   set xlabel 'processes p'
-  plot for [l in algos] ROWS('sim-p.csv', l, 3, 6) using 1:2 with linespoints lw 2 pt 7 title l
+  plot for [l in algos] ROWS('sim-p.csv', l, 3, 6) using 1:2 with linespoints lw 2 pt 7 title l noenhanced
   set output
 
   set output dir.'/plots/fig13.png'
@@ -59,7 +60,7 @@ if (psize > 0) {
   set logscale y 10
   set ylabel 'time (s)'
   set xlabel 'bytes'
-  plot for [l in algos] ROWS('sim-size.csv', l, 5, 6) using 1:2 with linespoints lw 2 pt 7 title l
+  plot for [l in algos_size] ROWS('sim-size.csv', l, 5, 6) using 1:2 with linespoints lw 2 pt 7 title l noenhanced
   set output
 
   set output dir.'/plots/fig15.png'

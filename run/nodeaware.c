@@ -213,6 +213,29 @@ static double bench_one(const char *dir, const char *xml, const char *hosts, int
   return rc ? -1 : now() - t0;
 }
 
+/* The wall seconds of the run of algo at p (DIR/sim/walls.csv: algo,p,wall_s), 0 if none. */
+static double recorded_wall(const char *dir, const char *algo, int p) {
+  char path[4300], line[512], a[256];
+  snprintf(path, sizeof path, "%s/sim/walls.csv", dir);
+  FILE *f = fopen(path, "r");
+  double w = 0, v;
+  int pp;
+  if (!f) return 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "%255[^,],%d,%lf", a, &pp, &v) == 3 && pp == p && !strcmp(a, algo)) w = v;
+  fclose(f);
+  return w;
+}
+
+static void record_wall(const char *dir, const char *algo, int p, double w) {
+  char path[4300];
+  snprintf(path, sizeof path, "%s/sim/walls.csv", dir);
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  fprintf(f, "%s,%d,%.1f\n", algo, p, w);
+  fclose(f);
+}
+
 /* The ratio t(num) / t(den) of two rows of a table, or -1. */
 static double ratio(const sim_row *s, int n, const char *num, const char *den, int p, long b) {
   double a = -1, d = -1;
@@ -224,10 +247,10 @@ static double ratio(const sim_row *s, int n, const char *num, const char *den, i
   return a > 0 && d > 0 ? a / d : -1;
 }
 
-static int draw(const char *dir, const char *algos, int psize, int pmodel) {
+static int draw(const char *dir, const char *algos, const char *algos_size, int psize, int pmodel) {
   char assign[16384];
-  snprintf(assign, sizeof assign, "dir='%s'; algos='%s'; psize=%d; pmodel=%d", dir, algos, psize,
-           pmodel);
+  snprintf(assign, sizeof assign, "dir='%s'; algos='%s'; algos_size='%s'; psize=%d; pmodel=%d", dir,
+           algos, algos_size, psize, pmodel);
   return cs_gnuplot_script("collsim nodeaware", "nodeaware.gp", assign);
 }
 
@@ -340,7 +363,14 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
       const char *algo = a < NROWS ? rows[a]->name : libs[a - NROWS];
       if (a >= NROWS && lib_stopped_at[a - NROWS]) continue;
       fprintf(stderr, "collsim nodeaware: p = %d, %s\n", p, algo);
-      double w = bench_one(q->dir, xml, hosts, p, algo, bs, nb);
+      /* a resumed row keeps the wall of the run that made it (DIR/sim/walls.csv),
+       * so that the cap stops the same rows as before */
+      snprintf(path, sizeof path, "%s/sim/p%d.csv", q->dir, p);
+      int have = 1;
+      for (int z = 0; z < nb; z++) have = have && bench_time(path, algo, bs[z]) > 0;
+      double w =
+          have ? recorded_wall(q->dir, algo, p) : bench_one(q->dir, xml, hosts, p, algo, bs, nb);
+      if (!have && w >= 0) record_wall(q->dir, algo, p, w);
       if (w < 0) {
         fprintf(stderr, "collsim nodeaware: the run of %s at p = %d failed\n", algo, p);
         free(sr);
@@ -405,15 +435,21 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
             ratio(sr, nsr, rows[1]->name, sr[i].algo, sr[i].p, sr[i].bytes));
   }
   fclose(f);
-  char algos[512];
+  /* the labels of the rows at psize (the library rows may have stopped below) */
+  char algos[512], algos_size[512];
   snprintf(algos, sizeof algos, "%s %s %s %s %s %s", label[0], label[1], label[2], libs[0], libs[1],
            libs[2]);
+  snprintf(algos_size, sizeof algos_size, "%s %s %s", label[0], label[1], label[2]);
+  for (int l = 0; l < NLIB; l++)
+    if (!lib_stopped_at[l] || lib_stopped_at[l] >= psize)
+      snprintf(algos_size + strlen(algos_size), sizeof algos_size - strlen(algos_size), " %s",
+               libs[l]);
   snprintf(path, sizeof path, "%s/plots", q->dir);
   if (cs_mkdir_p(path)) {
     free(sr);
     return 1;
   }
-  int drawn = draw(q->dir, algos, q->no_sim ? 0 : psize, (quick ? 1024 : PMAX));
+  int drawn = draw(q->dir, algos, algos_size, q->no_sim ? 0 : psize, (quick ? 1024 : PMAX));
 
   /* 3. The summary. */
   snprintf(path, sizeof path, "%s/summary.md", q->dir);
@@ -487,9 +523,9 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
     }
     fprintf(
         f,
-        "\nLargest speedup of NAP over both (min of the two ratios): %.2f at p = %d (%s a power\n"
+        "\nLargest speedup of NAP over both (min of the two ratios): %.2f at p = %d (%sa power\n"
         "of 16). The paper: the largest speedups at powers of ppn.\n\n",
-        best, pbest, is_pow(pbest, PPN) ? "" : "not");
+        best, pbest, is_pow(pbest, PPN) ? "" : "not ");
     fprintf(f,
             "## Simulated against the size at %d processes (Figs. 14-15)\n\n"
             "| bytes | RD (us) | SMP (us) | NAP (us) | RD / NAP | SMP / NAP |\n"
