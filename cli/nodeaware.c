@@ -10,9 +10,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: collsim nodeaware --out DIR [--max-p P] [--cap S] [--quick] [--no-sim]\n"
           "Bienz, Olson and Gropp's node-aware allreduce study (2019, Sec. IV-V, Figs. 10-15):\n"
-          "recursive doubling (RD), SMP (the hierarchical row with a binomial node reduce and\n"
+          "recursive doubling (RD), SMP (the hierarchical row with a tree node reduce and\n"
           "bcast and recursive doubling among the node leaders) and NAP, 16 processes per node\n"
-          "on the bluewaters platform (docs/nap.md).\n"
+          "on the bluewaters platform (docs/commands.md, nodeaware).\n"
           "  models      eqs. 4-6 for every p = 16 n up to 32768, the exact models of the\n"
           "              kernels at a sample of p (Fig. 10, 8 B) and against the size at\n"
           "              32768 processes (Fig. 11)\n"

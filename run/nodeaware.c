@@ -465,9 +465,9 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
           "16 processes per node on the bluewaters platform (platforms/platgen.c: the paper's\n"
           "max-rate parameters as RAPtor fitted them, Gemini's NIC rate). Pictures in plots/,\n"
           "tables model-p.csv, model-size.csv, sim-p.csv, sim-size.csv (docs/csv.md).\n"
-          "What the differences mean: docs/nap.md.\n\n",
+          "What the differences mean: docs/%s.md.\n\n",
           cs_command(), now() - t_start, mwall, swall, rows[0]->name, rows[1]->name,
-          getenv("COLLSIM_INNER"), rows[2]->name);
+          getenv("COLLSIM_INNER"), rows[2]->name, rows[2]->name);
   fprintf(
       f,
       "## The models (Fig. 11)\n\nEquations at %d processes; equations and the exact models of the kernels at %d\n"
