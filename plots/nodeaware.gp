@@ -8,7 +8,7 @@
 #   fig15.png  simulated speedup of NAP vs size at psize processes
 # Variables (gnuplot -e): dir; algos (the labels, space-separated); algos_size
 # (those with rows at psize); psize (0: no
-# simulation); pmodel.
+# simulation); pmodel (the equations' p of Fig. 11); pexact (its exact models' p).
 set encoding utf8
 set datafile separator ','
 set datafile commentschars '#'
@@ -22,6 +22,8 @@ set logscale y 10
 set format y '%g'
 # rows of label l of table t: columns x (p or bytes) and y
 ROWS(t, l, x, y) = sprintf("< awk -F, '$1==\"%s\" && $%d != \"\" {print $%d \",\" $%d}' %s/%s", l, y, x, y, dir, t)
+# the same, of processes p only
+ROWSP(t, l, p, x, y) = sprintf("< awk -F, '$1==\"%s\" && $3==%d && $%d != \"\" {print $%d \",\" $%d}' %s/%s", l, p, y, x, y, dir, t)
 modelled = 'RD SMP NAP'
 
 set output dir.'/plots/fig10.png'
@@ -33,10 +35,10 @@ plot for [i=1:3] ROWS('model-p.csv', word(modelled, i), 3, 6) using 1:2 with lin
 set output
 
 set output dir.'/plots/fig11.png'
-set title sprintf('Fig. 11: modelled allreduce at %d processes (lines eqs. 4-6, points exact models)', pmodel)
+set title sprintf('Fig. 11: modelled allreduce: eqs. 4-6 at %d processes (lines), exact models at %d (dashed)', pmodel, pexact) noenhanced
 set xlabel 'bytes'
-plot for [i=1:3] ROWS('model-size.csv', word(modelled, i), 5, 6) using 1:2 with lines lw 2 lc i title 'eq. '.(3 + i).' '.word(modelled, i), \
-     for [i=1:3] ROWS('model-size.csv', word(modelled, i), 5, 7) using 1:2 with linespoints pt 7 dt 2 lc i title word(modelled, i).' exact'
+plot for [i=1:3] ROWSP('model-size.csv', word(modelled, i), pmodel, 5, 6) using 1:2 with lines lw 2 lc i title 'eq. '.(3 + i).' '.word(modelled, i), \
+     for [i=1:3] ROWSP('model-size.csv', word(modelled, i), pexact, 5, 7) using 1:2 with linespoints pt 7 dt 2 lc i title word(modelled, i).' exact'
 set output
 
 if (psize > 0) {

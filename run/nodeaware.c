@@ -247,10 +247,12 @@ static double ratio(const sim_row *s, int n, const char *num, const char *den, i
   return a > 0 && d > 0 ? a / d : -1;
 }
 
-static int draw(const char *dir, const char *algos, const char *algos_size, int psize, int pmodel) {
+static int draw(const char *dir, const char *algos, const char *algos_size, int psize, int pmodel,
+                int pexact) {
   char assign[16384];
-  snprintf(assign, sizeof assign, "dir='%s'; algos='%s'; algos_size='%s'; psize=%d; pmodel=%d", dir,
-           algos, algos_size, psize, pmodel);
+  snprintf(assign, sizeof assign,
+           "dir='%s'; algos='%s'; algos_size='%s'; psize=%d; pmodel=%d; pexact=%d", dir, algos,
+           algos_size, psize, pmodel, pexact);
   return cs_gnuplot_script("collsim nodeaware", "nodeaware.gp", assign);
 }
 
@@ -449,7 +451,7 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
     free(sr);
     return 1;
   }
-  int drawn = draw(q->dir, algos, algos_size, q->no_sim ? 0 : psize, (quick ? 1024 : PMAX));
+  int drawn = draw(q->dir, algos, algos_size, q->no_sim ? 0 : psize, pbig, psmall);
 
   /* 3. The summary. */
   snprintf(path, sizeof path, "%s/summary.md", q->dir);
