@@ -49,5 +49,6 @@ int cmd_tune(int argc, char **argv);
 int cmd_app(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_lanes(int argc, char **argv);
+int cmd_nodeaware(int argc, char **argv);
 
 #endif

@@ -35,6 +35,7 @@ static const command commands[] = {
     {"app", cmd_app,
      "an SMPI application's time per collective algorithm, CSV and a picture (app --help)"},
     {"lanes", cmd_lanes, "the lane pattern and multi-collective benchmarks (lanes --help)"},
+    {"nodeaware", cmd_nodeaware, "the node-aware allreduce study, RD, SMP, NAP (nodeaware --help)"},
     {"map", cmd_map, "the fastest algorithm per (p, size), from models or simulation (map --help)"},
     {"calibrate", cmd_calibrate,
      "measure this machine and write a platform file (see calibrate --help)"},

@@ -103,7 +103,8 @@ int cs_table1_time(const cs_model *mo, cs_coll coll, const char *algo, int p, lo
   }
   /* the NAP seed's node-aware parameters (eqs. 4-6) */
   int abg = mo->kind == CS_MODEL_ABG, ppn = abg || mo->ppn < 1 ? 1 : mo->ppn;
-  double al = abg ? au : mo->alpha_l + mo->beta_l * mo->envelope, bl = abg ? bu : mo->beta_l;
+  /* s_ below carries the envelope: the step's latency alone here */
+  double al = abg ? mo->alpha : mo->alpha_l, bl = abg ? bu : mo->beta_l;
   double Rb = abg ? 1 / bu : mo->Rb, RN = abg ? INFINITY : mo->RN * (mo->lanes > 1 ? mo->lanes : 1);
   double s_ = m + mo->envelope, nn = (double)((p + ppn - 1) / ppn);
   double lg_ppn = ceil(log2((double)ppn) - 1e-12), lg_n = ceil(log2(nn) - 1e-12);

@@ -966,6 +966,26 @@ static const char *scripts_dir(void) {
 
 const char *cs_plot_scripts_dir(void) { return scripts_dir(); }
 
+int cs_gnuplot_script(const char *cmd, const char *script, const char *assign) {
+  const char *gp = cs_plot_scripts_dir();
+  if (!gp) return 1;
+  char path[4300];
+  snprintf(path, sizeof path, "%s/%s", gp, script);
+  pid_t pid = fork();
+  if (pid == 0) {
+    const char *g = getenv("COLLSIM_GNUPLOT");
+    execlp(g && *g ? g : "gnuplot", "gnuplot", "-e", assign, path, (char *)NULL);
+    fprintf(stderr, "%s: cannot run gnuplot: %s\n", cmd, strerror(errno));
+    _exit(127);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+    fprintf(stderr, "%s: gnuplot failed (script %s)\n", cmd, path);
+    return 1;
+  }
+  return 0;
+}
+
 static void free_all(void) {
   cs_csv_table_free(&T);
   for (int i = 0; i < npics; i++) free(pics[i].assign);

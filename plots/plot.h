@@ -41,6 +41,10 @@ int cs_plot_files(const char *const *csv, int n, const char *outdir, int png, in
 /* The directory of the gnuplot scripts (COLLSIM_PLOTS_DIR, the source tree's
  * plots/, or beside the binary), or NULL with a message. */
 const char *cs_plot_scripts_dir(void);
+/* Runs gnuplot (COLLSIM_GNUPLOT, else gnuplot on the PATH) on
+ * cs_plot_scripts_dir()/script with -e assign; 0 on success, else 1 with a
+ * message naming cmd (e.g. "collsim lanes") and the script. */
+int cs_gnuplot_script(const char *cmd, const char *script, const char *assign);
 /* Writes the registry's default baselines, e.g. "X for allreduce". */
 void cs_plot_print_baselines(FILE *f);
 

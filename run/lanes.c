@@ -18,8 +18,6 @@
 #include "sizes.h"
 
 int cs_lanes_plot(const char *csv, const char *pattern, const char *dir, const char *title) {
-  const char *gp = cs_plot_scripts_dir();
-  if (!gp) return 1;
   if (cs_mkdir_p(dir)) {
     fprintf(stderr, "collsim lanes: cannot create %s: %s\n", dir, strerror(errno));
     return 1;
@@ -46,25 +44,13 @@ int cs_lanes_plot(const char *csv, const char *pattern, const char *dir, const c
     fprintf(stderr, "collsim lanes: %s has no %s rows to draw\n", csv, pattern);
     return 2;
   }
-  char assign[16384], script[4300], png[4300], ratio[4300];
-  snprintf(script, sizeof script, "%s/lanes.gp", gp);
+  char assign[16384], png[4300], ratio[4300];
   snprintf(png, sizeof png, "%s/lanes-%s-time.png", dir, pattern);
   snprintf(ratio, sizeof ratio, "%s/lanes-%s-ratio.png", dir, pattern);
   snprintf(assign, sizeof assign,
            "csv='%s'; pattern='%s'; counts='%s'; ttl='%s'; outpng='%s'; outratio='%s'", csv,
            pattern, counts, title, png, ratio);
-  pid_t pid = fork();
-  if (pid == 0) {
-    const char *g = getenv("COLLSIM_GNUPLOT");
-    execlp(g && *g ? g : "gnuplot", "gnuplot", "-e", assign, script, (char *)NULL);
-    fprintf(stderr, "collsim lanes: cannot run gnuplot: %s\n", strerror(errno));
-    _exit(127);
-  }
-  int st = 0;
-  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-    fprintf(stderr, "collsim lanes: gnuplot failed (script %s)\n", script);
-    return 1;
-  }
+  if (cs_gnuplot_script("collsim lanes", "lanes.gp", assign)) return 1;
   printf("%s\n%s\n", png, ratio);
   return 0;
 }

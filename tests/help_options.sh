@@ -17,6 +17,7 @@ declare -A files=(
   [calibrate]="cli/calibrate.c"
   [check]="cli/check.c"
   [compare]="cli/compare.c"
+  [nodeaware]="cli/nodeaware.c"
 )
 # Literals that are not options of that command (values, or another command's).
 declare -A skip=(

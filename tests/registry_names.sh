@@ -18,6 +18,11 @@
 # another word: as the string "lane" or a kernel-like identifier
 # cs_..._lane (a variable named lane is the lane, not the algorithm).
 #
+# Removed everywhere before the search: the formula identifiers CS_F_<name>
+# of registry.def's CS_FORMULA lines (the registry's formula field: code that
+# picks rows by formula, as `collsim nodeaware` picks the NAP seed's three,
+# derives them from the registry).
+#
 # The allowlist, each entry with its reason:
 #   algos/<folder>/            the kernels (one folder per family or kind, e.g.
 #                              algos/binomial/ holds the reduce row registered
@@ -92,6 +97,7 @@ for f in $files; do
     continue
   fi
   scanned=$((scanned + 1))
+  code=$(sed -E 's/\bCS_F_[a-z_0-9]+\b//g' <<<"$code")
   [[ $f == platforms/platgen.c ]] && code=$(sed -E "s/$citation//g" <<<"$code")
   # the platforms' SimGrid host property "lane" (a host's lane of its node)
   [[ $f == platforms/* ]] && code=$(sed -E 's/"lane"//g' <<<"$code")

@@ -30,6 +30,7 @@ for t in $units; do
   test_model_table) args=(check "$here/tests/expected/model_table.txt" reduce_scatter_block sample) ;;
   test_formulas) args=(check 2-13,16,17) ;;
   test_closed) args=(2-13,16,17,33) ;;
+  test_nap_formulas) args=(check) ;;
   *) args=() ;;
   esac
   "$b/$t" "${args[@]}" >"$ulog" 2>&1 || { echo "sanitize: FAILED: $t ${args[*]}" >&2; tail -40 "$ulog" >&2; exit 1; }

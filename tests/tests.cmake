@@ -380,3 +380,19 @@ add_test(NAME model_routes_lines COMMAND env MR_TOL=1e-9 bash ${T}/model_routes.
 # cell = predict --no-sim, fluid-routes, no approximation note), a maxrate
 # line by its closed form (about 2 s of CPU).
 add_test(NAME map_routes COMMAND bash ${T}/map_routes.sh ${CLI})
+
+# The NAP seed's eqs. 4-6 (models/table1.c, predict's table1_s) against the
+# exact models of the butterfly, hier (the paper's SMP inner algorithms) and
+# nap rows on max-rate models of 4 and 16 ppn, node counts powers of ppn and
+# not: equal where the paper's assumptions hold, with the kernels' stated
+# differences, else within a stated bound (tests/test_nap_formulas.c says
+# which and why). Every case: build/test_nap_formulas print
+add_executable(test_nap_formulas ${T}/test_nap_formulas.c)
+target_link_libraries(test_nap_formulas collsim)
+add_test(NAME nap_formulas COMMAND test_nap_formulas check)
+# ./collsim nodeaware --quick (issue 32): the NAP seed's study at p <= 64 (models
+# to 1024): RD, SMP and NAP simulated on bluewaters equal their exact models,
+# SMPI's node-aware rows run, summary and pictures written (tests/nodeaware.sh).
+# The full study (about 20 minutes): ./collsim nodeaware --out DIR
+add_test(NAME nodeaware COMMAND bash ${T}/nodeaware.sh ${CLI})
+set_tests_properties(nodeaware PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})
