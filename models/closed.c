@@ -34,14 +34,14 @@
 
 static int is(const cs_case *c, cs_coll coll) { return c->coll == coll; }
 
-/* The butterfly allreduce (recursive doubling, Rabenseifner 2004, Sec. 2.4;
- * algos/butterfly/allreduce.c): every process copies its input (not in place),
+/* Recursive doubling for allreduce (Rabenseifner 2004, Sec. 2.4; the rows of
+ * formula CS_F_butterfly): every process copies its input (not in place),
  * then with p2 the largest power of two <= p and rem = p - p2 > 0 the fold
  * (rem one-way messages of m bytes, reduced by their receivers), log2 p2
  * exchange-and-reduce rounds of m bytes that every remaining process makes
  * at once, and the result sent back to the folded processes: every process
  * of a round waits for the same fold, so the time is that one path. */
-static int butterfly(const cs_model *mo, const cs_case *c, double *t) {
+static int recursive_doubling(const cs_model *mo, const cs_case *c, double *t) {
   double m = (double)c->bytes, msg = cs_model_msg_alone(mo, 0, m);
   double red = cs_model_local_time(mo, CS_WORK_REDUCE, m);
   int q = 0;
@@ -56,7 +56,7 @@ int cs_model_closed(const cs_model *mo, const cs_case *c, double *t) {
   if (mo->kind != CS_MODEL_ABG || mo->half_duplex || mo->routes) return 0;
   if (c->p < 2 || c->bytes < 1) return 0;
   const cs_algo_info *a = cs_algo_find(c->coll, c->algo);
-  if (a && a->formula == CS_F_butterfly && is(c, CS_allreduce)) return butterfly(mo, c, t);
+  if (a && a->formula == CS_F_butterfly && is(c, CS_allreduce)) return recursive_doubling(mo, c, t);
   if (c->inplace) return 0;
   if (!a || a->formula != CS_F_pairring) return 0; /* the ring rows: Rabenseifner's Sec. 2.7 */
   int rs = 0, ag = 0;
