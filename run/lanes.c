@@ -182,23 +182,6 @@ static int study_rows(cs_coll coll, const char **out, int max) {
   return n;
 }
 
-/* median_s of (algo, bytes) in a bench file, or -1. */
-static double bench_time(const char *csv, const char *algo, long bytes) {
-  cs_csv_reader r;
-  double t = -1;
-  if (cs_csv_open(&r, csv)) return -1;
-  int k;
-  while ((k = cs_csv_next(&r)) > 0) {
-    if (k != 1) continue;
-    const char *a = cs_csv_get(&r, cs_csv_col(&r, "algo")),
-               *b = cs_csv_get(&r, cs_csv_col(&r, "bytes")),
-               *m = cs_csv_get(&r, cs_csv_col(&r, "median_s"));
-    if (a && b && m && !strcmp(a, algo) && atol(b) == bytes && *m) t = atof(m);
-  }
-  cs_csv_close(&r);
-  return t;
-}
-
 static double lanes_time(const char *csv, const char *pattern, long count, int k) {
   cs_csv_reader r;
   double t = -1;
@@ -338,10 +321,10 @@ int cs_lanes_study(const char *dir, const char *platform, int quick) {
       for (int i = 0; i < (blocked ? nblk : nvec); i++) {
         long cnt = blocked ? blk[i] : vec[i];
         long m = blocked ? cs_size_from_block(coll, np, 4 * cnt) : 4 * cnt;
-        double tr = bench_time(path, rows[r], m);
+        double tr = cs_bench_lookup(path, rows[r], m);
         fprintf(f, "| %s | %ld | %s |", colls[c], cnt, rows[r]);
-        ratio_cell(f, bench_time(path, "lib:ompi", m), tr);
-        ratio_cell(f, bench_time(path, "lib:mpich", m), tr);
+        ratio_cell(f, cs_bench_lookup(path, "lib:ompi", m), tr);
+        ratio_cell(f, cs_bench_lookup(path, "lib:mpich", m), tr);
         fprintf(f, " %s |\n", claim);
       }
   }

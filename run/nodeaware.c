@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench.h"
 #include "files.h"
@@ -167,23 +166,6 @@ typedef struct {
   double t;    /* simulated seconds, or -1 */
   double wall; /* seconds of this run (0 when resumed from an earlier run) */
 } sim_row;
-
-/* median_s of (algo, bytes) in a bench file, or -1. */
-static double bench_time(const char *csv, const char *algo, long bytes) {
-  cs_csv_reader r;
-  double t = -1;
-  if (access(csv, R_OK) || cs_csv_open(&r, csv)) return -1;
-  int k;
-  while ((k = cs_csv_next(&r)) > 0) {
-    if (k != 1) continue;
-    const char *a = cs_csv_get(&r, cs_csv_col(&r, "algo")),
-               *b = cs_csv_get(&r, cs_csv_col(&r, "bytes")),
-               *m = cs_csv_get(&r, cs_csv_col(&r, "median_s"));
-    if (a && b && m && !strcmp(a, algo) && atol(b) == bytes && *m) t = atof(m);
-  }
-  cs_csv_close(&r);
-  return t;
-}
 
 /* One bench run of algo at p for the sizes, into dir/sim/p<P>.csv (resumed).
  * Returns its wall seconds, or -1 on failure. */
@@ -369,7 +351,7 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
        * so that the cap stops the same rows as before */
       snprintf(path, sizeof path, "%s/sim/p%d.csv", q->dir, p);
       int have = 1;
-      for (int z = 0; z < nb; z++) have = have && bench_time(path, algo, bs[z]) > 0;
+      for (int z = 0; z < nb; z++) have = have && cs_bench_lookup(path, algo, bs[z]) > 0;
       double w =
           have ? recorded_wall(q->dir, algo, p) : bench_one(q->dir, xml, hosts, p, algo, bs, nb);
       if (!have && w >= 0) record_wall(q->dir, algo, p, w);
@@ -383,7 +365,7 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
         sr[nsr].algo = algo;
         sr[nsr].p = p;
         sr[nsr].bytes = bs[z];
-        sr[nsr].t = bench_time(path, algo, bs[z]);
+        sr[nsr].t = cs_bench_lookup(path, algo, bs[z]);
         sr[nsr].wall = w;
         nsr++;
       }

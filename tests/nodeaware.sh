@@ -10,16 +10,7 @@
 #  - bad input is refused with a message naming what is valid.
 # The full study (about 20 minutes here): ./collsim nodeaware --out DIR
 # usage: nodeaware.sh CLI
-set -u
-cli=$1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() {
-  echo "FAILED: $*"
-  fail=1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1 # cli, tmp, ok, bad, fail
 if ! "$cli" nodeaware --quick --out "$tmp/s" >/dev/null 2>"$tmp/err"; then
   bad "nodeaware --quick failed: $(tail -5 "$tmp/err")"
   exit 1
