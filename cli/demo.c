@@ -25,7 +25,7 @@ static void usage(FILE *f) {
           "  3. the performance guidelines on both machines (collsim guidelines --lib ompi)\n"
           "  4. plots of every CSV (collsim plot), 5. report.md linking all of it.\n"
           "A second run reuses finished results (resumable CSVs) unless --redo.\n"
-          "  --quick   fewer sizes (8 B, 1 KiB, 64 KiB, 1 MiB) and guidelines at two sizes\n",
+          "  --quick   fewer sizes (8 B, 1 KiB, 1 MiB) and guidelines at one size (for tests)\n",
           rsb, more, lb);
 }
 

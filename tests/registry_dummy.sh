@@ -18,8 +18,11 @@
 #   - collsim bench on a small abg platform times it (again butterfly's time);
 #   - collsim plot draws it with a legend entry and a line style of its own;
 #   - the composition row is listed and passes check --np 1-5;
-# and, last, that a kernel row without its kernel is a BUILD error naming
-# the missing function (undefined reference to `cs_allreduce_nokernel').
+# then that the models price what the kernels do (a ceil-halving
+# reduce-scatter that drops one block has another model_s: once the test
+# model_breaks, now sharing this scratch build), and, last, that a kernel row
+# without its kernel is a BUILD error naming the missing function (undefined
+# reference to `cs_allreduce_nokernel').
 # usage: registry_dummy.sh SOURCE_DIR
 set -uo pipefail
 src=$(cd "${1:-.}" && pwd)
@@ -175,6 +178,31 @@ if check "check --coll allreduce --algo dummy_rsag --np 1-5" \
     { echo "FAIL: check's summary:"; tail -3 "$tmp/out"; fail=1; }
 fi
 
+# ---- a kernel that drops a block changes its model ----------------------------
+# The models price what the kernels do: in the same scratch tree, the
+# ceil-halving reduce-scatter's first round sends one block less (n - 1
+# instead of n blocks); after the (incremental) rebuild, predict's model_s for
+# p = 7, m = 1000 must differ from the unbroken build's. No kernel or model
+# code knows about this test.
+f="$tree/algos/ceilhalf/reduce_scatter.c"
+margs=(predict --coll reduce_scatter_block --algo ceilhalf --np 7 --bytes 1000 --model abg --no-sim)
+good=$("$cli" "${margs[@]}" | awk -F, 'NR == 2 { print $6 }')
+if ! grep -qF 'l, r + s, n);' "$f"; then
+  echo "FAIL: the line to break is gone from algos/ceilhalf/reduce_scatter.c; update this test"; fail=1
+else
+  sed -i 's/l, r + s, n);/l, r + s, n - 1);/' "$f"
+  if nice cmake --build "$b" -j2 --target collsim-cli >>"$tmp/cmake.log" 2>&1; then
+    bad=$("$cli" "${margs[@]}" | awk -F, 'NR == 2 { print $6 }')
+    echo "model_s unbroken: $good, with one block dropped: $bad"
+    if [ -z "$good" ] || [ -z "$bad" ]; then echo "FAIL: no model_s"; fail=1
+    elif [ "$good" = "$bad" ]; then echo "FAIL: dropping a block did not change the model"; fail=1
+    else echo "ok: a kernel that drops a block changes its model"; fi
+  else
+    tail -15 "$tmp/cmake.log"; echo "FAIL: the build with one block dropped failed"; fail=1
+  fi
+  sed -i 's/l, r + s, n - 1);/l, r + s, n);/' "$f"
+fi
+
 # ---- a kernel row without its kernel does not build ------------------------------
 add_row 'CS_ALGO(allreduce, nokernel, "dummy", CS_COMMUTATIVE, none, "a row without kernel")'
 if nice cmake --build "$b" -j2 --target collsim-cli >"$tmp/nokernel.log" 2>&1; then
@@ -184,5 +212,5 @@ elif grep -q "undefined reference to .cs_allreduce_nokernel'" "$tmp/nokernel.log
 else
   echo "FAIL: the build failed without naming cs_allreduce_nokernel:"; tail -15 "$tmp/nokernel.log"; fail=1
 fi
-[ $fail -eq 0 ] && echo "registry_dummy: a new row works in list, check, predict, bench and plot; a row without kernel does not build"
+[ $fail -eq 0 ] && echo "registry_dummy: a new row works in list, check, predict, bench and plot; a dropped block changes the model; a row without kernel does not build"
 exit $fail
