@@ -5,6 +5,7 @@
 # (digests of every rank's results) must be identical byte for byte.
 #
 #   run.sh APP LIB CLI [NPS]     NPS: process counts, e.g. 3 or 1,2 (default 1,2,3,4,5)
+#   PMPI_ROUNDS=N                at most the first N rounds (a sample; default all)
 #
 # Per process count P:
 #  - baseline: the app without the library;
@@ -100,6 +101,10 @@ field() {
 # falls back too, with a warning.
 . "$(dirname "$0")/registry.sh"
 load_registry "$cli"
+if [ -n "${PMPI_ROUNDS:-}" ]; then
+  [[ $PMPI_ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "FAIL: PMPI_ROUNDS=$PMPI_ROUNDS: want a count >= 1"; exit 2; }
+  [ "$PMPI_ROUNDS" -lt "$rounds" ] && echo "sampled: rounds 0..$((PMPI_ROUNDS - 1)) of $rounds" && rounds=$PMPI_ROUNDS
+fi
 
 upper() { tr a-z A-Z <<<"$1"; }
 
