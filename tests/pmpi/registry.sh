@@ -6,6 +6,10 @@
 #                      and rounds (the most algorithms of one collective);
 #                      exits on an empty registry.
 #   setting J COLL     the algorithm of COLL in round J (cycling).
+#   round_list         the rounds to run: all, or the sample PMPI_ROUNDS
+#                      names: N (the first N) or K/M (every round j with
+#                      j mod M = K, e.g. 0/2 and 1/2 split them between two
+#                      runs); exits on a malformed sample.
 declare -A algos exact
 rounds=0
 load_registry() {
@@ -26,4 +30,17 @@ setting() {
   set -- ${algos[$c]}
   shift $((j % $#))
   echo "$1"
+}
+round_list() {
+  local spec=${PMPI_ROUNDS:-} j
+  if [ -z "$spec" ]; then
+    seq 0 $((rounds - 1))
+  elif [[ $spec =~ ^[1-9][0-9]*$ ]]; then
+    seq 0 $(((spec < rounds ? spec : rounds) - 1))
+  elif [[ $spec =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ]; then
+    for ((j = BASH_REMATCH[1]; j < rounds; j += BASH_REMATCH[2])); do echo $j; done
+  else
+    echo "FAIL: PMPI_ROUNDS=$spec: want N (the first N rounds) or K/M (rounds j with j mod M = K, K < M)" >&2
+    exit 2
+  fi
 }

@@ -5,7 +5,8 @@
 # (digests of every rank's results) must be identical byte for byte.
 #
 #   run.sh APP LIB CLI [NPS]     NPS: process counts, e.g. 3 or 1,2 (default 1,2,3,4,5)
-#   PMPI_ROUNDS=N                at most the first N rounds (a sample; default all)
+#   PMPI_ROUNDS=N or K/M         a sample of the rounds: the first N, or those with
+#                                j mod M = K (tests/pmpi/registry.sh; default all)
 #
 # Per process count P:
 #  - baseline: the app without the library;
@@ -101,10 +102,8 @@ field() {
 # falls back too, with a warning.
 . "$(dirname "$0")/registry.sh"
 load_registry "$cli"
-if [ -n "${PMPI_ROUNDS:-}" ]; then
-  [[ $PMPI_ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "FAIL: PMPI_ROUNDS=$PMPI_ROUNDS: want a count >= 1"; exit 2; }
-  [ "$PMPI_ROUNDS" -lt "$rounds" ] && echo "sampled: rounds 0..$((PMPI_ROUNDS - 1)) of $rounds" && rounds=$PMPI_ROUNDS
-fi
+round_list >/dev/null || exit 2
+[ -n "${PMPI_ROUNDS:-}" ] && echo "sampled (PMPI_ROUNDS=$PMPI_ROUNDS): rounds $(round_list | paste -sd' ') of 0..$((rounds - 1))"
 
 upper() { tr a-z A-Z <<<"$1"; }
 
@@ -122,7 +121,7 @@ for np in ${nps//,/ }; do
       fail "plain$np: the library printed something with nothing chosen"
   fi
 
-  for ((j = 0; j < rounds; j++)); do
+  for j in $(round_list); do
     tag="round$j-np$np"
     vars=()
     desc=""
