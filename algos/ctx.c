@@ -30,27 +30,10 @@ static int ctx_delete(MPI_Comm comm, int key, void *val, void *extra) {
   return MPI_SUCCESS;
 }
 
-int cs_ctx_vnode_env(void) {
-  static int warned;
-  const char *v = getenv("COLLSIM_VNODE");
-  if (!v || !*v) return 0;
-  char *end;
-  long n = strtol(v, &end, 10);
-  if (*end || n < 1 || n > 1000000) {
-    if (!warned++)
-      fprintf(stderr,
-              "collsim: COLLSIM_VNODE=%s is not a number of processes per virtual node "
-              "(>= 1); node identity comes from the processor names\n",
-              v);
-    return -1;
-  }
-  return (int)n;
-}
-
 /* The node key of this process and a check value that must agree on all
  * processes with that key. */
 static int node_key(cs_ctx *c, int *key, int *check) {
-  int vn = cs_ctx_vnode_env();
+  int vn = cs_topo_vnode_env();
   if (vn > 0) {
     int w;
     int rc = MPI_Comm_rank(MPI_COMM_WORLD, &w);

@@ -92,8 +92,4 @@ int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm);
 enum { CS_CTX_TOPOLOGY = 0, CS_CTX_NODES = 1, CS_CTX_LANES = 2 };
 int cs_ctx_prepare(MPI_Comm comm, int what);
 
-/* The processes per virtual node given by COLLSIM_VNODE, 0 if unset; -1 and
- * a message on stderr (once) if set to something other than a number >= 1. */
-int cs_ctx_vnode_env(void);
-
 #endif

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cs_topo_node_of(int rank, int ppn) { return ppn > 1 ? rank / ppn : rank; }
@@ -69,4 +70,21 @@ int cs_topo_name_check(const char *name) {
   int node;
   if (cs_topo_parse_host(name, &node, NULL) == 0) return node; /* exact already */
   return (int)(fnv1a(name, 0x811c9dc5u ^ 0x5bd1e995u) & 0x7fffffffu);
+}
+
+int cs_topo_vnode_env(void) {
+  static int warned;
+  const char *v = getenv("COLLSIM_VNODE");
+  if (!v || !*v) return 0;
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (*end || n < 1 || n > 1000000) {
+    if (!warned++)
+      fprintf(stderr,
+              "collsim: COLLSIM_VNODE=%s is not a number of processes per virtual node "
+              "(>= 1); node identity comes from the processor names\n",
+              v);
+    return -1;
+  }
+  return (int)n;
 }

@@ -61,6 +61,13 @@ int cs_topo_node_key(const char *name);
  * agree on it; if they do not, two host names collided. */
 int cs_topo_name_check(const char *name);
 
+/* Virtual nodes (COLLSIM_VNODE=n: every n consecutive ranks of the world form
+ * a node, whatever the host names say): the processes per virtual node, 0 if
+ * unset or empty; -1 and a message on stderr (once per process) if set to
+ * something other than a number >= 1. The kernel context (algos/ctx.c) and
+ * the model side (run/map.c) read it here. */
+int cs_topo_vnode_env(void);
+
 #ifdef __cplusplus
 }
 #endif

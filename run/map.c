@@ -16,6 +16,7 @@
  * merging refuses shards whose first two lines differ, a shard twice, or a
  * shard missing. */
 #include "map.h"
+#include "topo.h"
 #include "tuning.h"
 
 #include <errno.h>
@@ -170,8 +171,7 @@ static int pick_candidates(map *m) {
  * the winner on rounding, so they are left out (with a note); --algos names
  * them where wanted. */
 static void drop_node_aware(map *m, const cs_model *mo) {
-  const char *vnode = getenv("COLLSIM_VNODE"); /* (algos/ctx.c checks its value) */
-  if (mo->kind != CS_MODEL_ABG || (vnode && *vnode)) return;
+  if (mo->kind != CS_MODEL_ABG || cs_topo_vnode_env() > 0) return;
   int n = 0;
   char dropped[512] = "";
   size_t k = 0;
