@@ -10,13 +10,8 @@
 #  - predict runs with --model abg next to --platform, and without it on the
 #    platform's own routes (equal to SMPI); guidelines runs.
 # usage: foreign_platform.sh CLI PLATFORM_DIR
-set -u
-cli=$1 dir=$2
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() { echo "FAILED: $*"; fail=1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
+dir=${2:?usage: $0 CLI DIR}
 t_of() { grep "^allreduce,$2," "$1" | cut -d, -f6; } # t_of CSV ALGO: median_s
 
 for p in cluster_fat_tree:8 cluster_dragonfly:8 small_platform:7; do

@@ -5,7 +5,8 @@
 # fail=1; the test ends with `exit $fail`), and platform, which writes a
 # platform with `$cli platform ARGS...` or ends the test (status 1) when it
 # cannot: nothing after it would mean anything.
-# Sourced by tests/lanes.sh, map_model.sh, map_sim.sh, nodeaware.sh.
+# Sourced by tests/lanes.sh, map_model.sh, map_sim.sh, nodeaware.sh,
+# foreign_platform.sh, library_nodes.sh, platgen_hosts.sh, verify_bench.sh.
 set -u
 cli=${1:?usage: $0 CLI}
 fail=0

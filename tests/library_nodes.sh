@@ -13,11 +13,8 @@
 # smp_rdb sends and reduces as rdb (their local copies differ: 1 m against
 # 3.5 m per process, so hydra is compared with --lib-charge off), and bench
 # says so.
-set -u
-cli=$1
-fail=0
-w=$(mktemp -d "${TMPDIR:-/tmp}/library_nodes.XXXXXX")
-trap 'rm -rf "$w"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
+w=$tmp
 t() { # t PLATFORM ALGO BYTES -> median time
   awk -F, -v a="$2" '$2 == a { print $6 }' "$w/$1.csv"
 }

@@ -6,13 +6,8 @@
 # and a file changed by one byte, or of another generator, must not count as
 # generated (the front door then asks SimGrid).
 # usage: platgen_hosts.sh CLI PLATGEN_HOSTS PLATSEG_WRITE
-set -u
-cli=$1 gen=$2 seg=$3 hosts=$(dirname "$1")/collsim-hosts
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok: $*"; }
-bad() { echo "FAILED: $*"; fail=1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
+gen=${2:?usage: $0 CLI GEN SEG} seg=${3:?usage: $0 CLI GEN SEG} hosts=$(dirname "$cli")/collsim-hosts
 same_hosts() { # NAME FILE
   if ! "$gen" "$2" | sort >"$tmp/g" || ! "$hosts" "$2" | sort >"$tmp/s"; then
     bad "$1: not seen as generated, or SimGrid cannot read it"; return

@@ -5,13 +5,8 @@
 # library defect) and never timed; a correct one gets its row and no line.
 # A resumed run does not redo a case found wrong. The guidelines name a
 # wrong library result as such and never turn it into a violation (no inf).
-set -u
-cli=$1
-fail=0
-w=$(mktemp -d "${TMPDIR:-/tmp}/verify_bench.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-ok() { echo "ok: $*"; }
-bad() { echo "FAILED: $*"; fail=1; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
+w=$tmp
 
 # SMPI 3.32's reduce_scatter ompi_basic_recursivehalving returns wrong data
 # with one non-empty block (layout single), and lib:ompi picks it at p = 32
