@@ -79,6 +79,8 @@ static void bench_usage(FILE *f) {
       "                   check costs CPU at scale (theta, 8192 ranks, 1 KiB: about 4x)\n"
       "  --redo           discard FILE's rows and run everything again\n"
       "  --stats          print wall seconds and peak memory of each run on stderr\n"
+      "                   (one simulation per algorithm; without it collsim's rows\n"
+      "                   lacking the same sizes share one)\n"
       "  --quiet          no notes on stderr (placement, gamma, progress)\n");
 }
 

@@ -336,6 +336,39 @@ static void bench_tick(void *c) {
   cs_progress_update(&b->p, work - b->done0, detail);
 }
 
+/* Simulated runs of collsim's rows share one simulation per set of lacking
+ * sizes: the driver times them one after the other from an exact common
+ * start (sim/bench.c), so a row's time is its own up to the rounding of
+ * the simulated clock's later origin (relative 1e-14 at most in practice,
+ * where each launch costs a fixed 0.2-0.5 s of start-up: most of a small
+ * bench's time). The library's rows (native, native:NAME, lib:SEL) keep a
+ * simulation each: they are selected by SimGrid settings of the launch, and
+ * some of SMPI's algorithms crash or stall. --stats keeps one launch per
+ * algorithm, whose wall time and memory it reports. */
+static int sim_groups(const cs_bench_req *q) { return q->smpi && !q->stats; }
+
+static int sim_groupable(const char *name) {
+  return strcmp(name, "native") && strncmp(name, "native:", 7) && strncmp(name, "lib:", 4);
+}
+
+/* A job of its own for algorithm name (one of q->algos) at the sizes left,
+ * made from the shared job src: after a shared simulation that ended with
+ * rows missing, each algorithm lacking them runs alone, where the existing
+ * handling of a stopped or failed run applies to it. */
+static int split_job(cs_job *dst, const cs_job *src, const char *name, const char *left,
+                     const char *dir, int index) {
+  cs_argv_init(&dst->args);
+  for (int k = 0; k < src->args.n; k++) cs_argv_add(&dst->args, "%s", src->args.v[k]);
+  dst->np = src->np;
+  snprintf(dst->out, sizeof dst->out, "%s/job%d.out", dir, index);
+  snprintf(dst->err, sizeof dst->err, "%s/job%d.err", dir, index);
+  if (set_arg_after(&dst->args, "--algos", name) || set_arg_after(&dst->args, "--bytes", left)) {
+    cs_argv_free(&dst->args);
+    return -1;
+  }
+  return 0;
+}
+
 int cs_bench_run(cs_bench_req *q) {
   int rc = 0, lockfd = -1, nj = 0;
   char tmpdir[4096] = "", tmp2[4096] = "", outpath[4200], header[8192], flags[2048] = "";
@@ -485,24 +518,30 @@ int cs_bench_run(cs_bench_req *q) {
     cs_csv_write_header(f, CS_CSV_BENCH);
     fclose(f);
   }
-  /* One job per algorithm, with the sizes it still lacks. */
-  jobs = calloc((size_t)q->nalgos, sizeof(cs_job));
-  const char *jobname[CS_MAX_ALGOS];
+  /* One job per algorithm, with the sizes it still lacks; in simulation,
+   * collsim's own rows lacking the same sizes share one (sim_groups). Room
+   * for twice the algorithms: a shared simulation that ends with rows
+   * missing is run again one algorithm per job. */
+  jobs = calloc((size_t)q->nalgos * 2, sizeof(cs_job));
+  const char *jobname[2 * CS_MAX_ALGOS];
   if (!jobs || cs_make_tmpdir(tmp2, sizeof tmp2)) {
     tmp2[0] = '\0';
     rc = 1;
     goto out;
   }
   /* --interleave on a real MPI: algorithms lacking the same sizes share one job,
-   * which runs them in rounds (sim/bench.c). */
-  static char jsizes[CS_MAX_ALGOS][CS_MAX_SIZES * 12], jalgos[CS_MAX_ALGOS][2048];
+   * which runs them in rounds (sim/bench.c). In simulation (sim_groups),
+   * collsim's rows lacking the same sizes share one, one after the other. */
+  static char jsizes[2 * CS_MAX_ALGOS][CS_MAX_SIZES * 12], jalgos[2 * CS_MAX_ALGOS][2048];
   for (int a = 0; a < q->nalgos; a++) {
     char sizes[CS_MAX_SIZES * 12];
     int todo = lacking_sizes(q, header, outpath, q->algos[a], sizes, sizeof sizes, NULL);
     if (!todo) continue;
     int g = -1;
-    for (int k = 0; k < nj && q->interleave && !q->smpi; k++)
-      if (!strcmp(jsizes[k], sizes)) g = k;
+    for (int k = 0; k < nj && (q->interleave || sim_groups(q)); k++)
+      if (!strcmp(jsizes[k], sizes) &&
+          (!q->smpi || (sim_groupable(q->algos[a]) && sim_groupable(jobname[k]))))
+        g = k;
     size_t used = g >= 0 ? strlen(jalgos[g]) : 0;
     if (g >= 0 && used + strlen(q->algos[a]) + 2 < sizeof jalgos[g]) {
       snprintf(jalgos[g] + used, sizeof jalgos[g] - used, ",%s", q->algos[a]);
@@ -621,6 +660,37 @@ int cs_bench_run(cs_bench_req *q) {
               (double)ru.ru_maxrss / 1024.0);
     }
     if (cs_interrupted()) break;
+    if (q->smpi && strchr(jalgos[i], ',')) {
+      /* A shared simulation: every algorithm that still lacks sizes (it
+       * failed or stopped) runs again alone. */
+      int failed = !WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0, split = 0;
+      char names[sizeof jalgos[i]];
+      snprintf(names, sizeof names, "%s", jalgos[i]);
+      for (char *sv = NULL, *name = strtok_r(names, ",", &sv); name && rc == 0;
+           name = strtok_r(NULL, ",", &sv)) {
+        char left[CS_MAX_SIZES * 12];
+        if (!lacking_sizes(q, header, outpath, name, left, sizeof left, NULL)) continue;
+        const char *own = NULL;
+        for (int a = 0; a < q->nalgos && !own; a++)
+          if (!strcmp(q->algos[a], name)) own = q->algos[a];
+        if (!own || nj >= 2 * q->nalgos ||
+            split_job(&jobs[nj], &jobs[i], own, left, tmp2, q->nalgos + nj)) {
+          fprintf(stderr, "collsim bench: cannot run %s again alone\n", name);
+          rc = 1;
+          break;
+        }
+        snprintf(jsizes[nj], sizeof jsizes[nj], "%s", left);
+        snprintf(jalgos[nj], sizeof jalgos[nj], "%s", own);
+        jobname[nj++] = own;
+        split++;
+      }
+      if (split)
+        fprintf(stderr,
+                "collsim bench: the shared simulation of %s %s; %d of them run again alone\n",
+                jalgos[i], failed ? "failed" : "ended with rows missing", split);
+      if (split || !failed || rc) continue;
+      /* failed with every row written: said as for any run */
+    }
     if (!WIFEXITED(jobs[i].status) || WEXITSTATUS(jobs[i].status) != 0) {
       fprintf(stderr, "collsim bench: the run failed:");
       for (int k = 0; k < jobs[i].args.n; k++) fprintf(stderr, " %s", jobs[i].args.v[k]);
