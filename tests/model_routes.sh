@@ -7,7 +7,8 @@
 # circulant gather/scatter with a root).
 # Platforms: the named machines hydra, irene, theta, vsc3, bluewaters (irene
 # and theta with a hostfile written here, node<N> PPN ranks each; the others
-# with their own hostfile), and the closed-form lines written here by
+# with their own hostfile, or with PPN ranks per node where MR_PPN is set),
+# and the closed-form lines written here by
 # `collsim platform` for the largest p: abg, maxrate, lanes1, lanes2, lanes4
 # (k = 1, 2, 4 lanes), priced with `predict --model routes` (on them predict
 # would otherwise use the closed-form model).
@@ -20,7 +21,9 @@
 # messages per size), the ring family (2 p (p-1)) and the lane and hier
 # decompositions (their scan and exscan simulations grew past 17 GiB at p =
 # 256, docs/models.md) are left out. The last lines give the worst rel_err
-# per platform and family (the table docs/models.md prints).
+# per platform and family (the table docs/models.md prints); MR_ROWS=FILE
+# appends every row to FILE as it is checked (platform, family, rel_err,
+# case), so that a long run that is stopped keeps what it measured.
 # The full matrix (hours): bash tests/model_routes.sh build/collsim-cli
 #   abg,maxrate,lanes1,lanes2,lanes4,hydra,irene,theta,vsc3,bluewaters
 #   2-40,64,100,256,1024 1,1000,64K,1M,16M
@@ -34,6 +37,7 @@ ppn=${MR_PPN:-4} tol=${MR_TOL:-1e-6} skip=",${MR_SKIP:-}," big=${MR_BIG:-256}
 export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,reduce_scatter:circulant}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+allrows=${MR_ROWS:-$tmp/all}
 expand() { local IFS=,; for part in $1; do
   if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi; done; }
 pmax=$(expand "$plist" | sort -n | tail -1)
@@ -60,6 +64,16 @@ for item in ${plats//,/ }; do
     if [ "$plat" = irene ] || [ "$plat" = theta ]; then
       for ((r = 0; r < p; r++)); do echo "node$((r / ppn))"; done >"$tmp/h"
       hf=(--hostfile "$tmp/h")
+    elif [ -n "${MR_PPN:-}" ] && [ ${#gen[@]} -eq 0 ]; then
+      # MR_PPN given: PPN ranks per node on the other named machines too
+      # (hydra and vsc3 have a host per core, node<N>-<L>; bluewaters a
+      # host per node), so that a small p crosses nodes
+      if [ "$plat" = hydra ] || [ "$plat" = vsc3 ]; then
+        for ((r = 0; r < p; r++)); do echo "node$((r / ppn))-$((r % ppn))"; done >"$tmp/h"
+      else
+        for ((r = 0; r < p; r++)); do echo "node$((r / ppn))"; done >"$tmp/h"
+      fi
+      hf=(--hostfile "$tmp/h")
     fi
     for coll in ${pcolls//,/ }; do
       sk=$skip
@@ -82,16 +96,16 @@ for item in ${plats//,/ }; do
       awk -F, -v pl="$plat" 'NR == FNR { if (FNR > 1) fam[$1 "/" $2] = $3; next }
         /^#/ || $1 == "coll" { next }
         { print pl, fam[$1 "/" $2], ($8 == "" ? "nan" : $8), $1 "/" $2 "/p=" $3 "/" $4 }' \
-        <("$cli" list --csv) "$tmp/o.csv" >>"$tmp/all"
+        <("$cli" list --csv) "$tmp/o.csv" >>"$allrows"
       if [ -n "$bad" ]; then echo "FAIL $plat p=$p $coll (model_s, sim_s, rel_err > $tol, or not fluid-routes):"; echo "$bad"; fail=$((fail + 1)); fi
     done
   done
 done
 # the worst rel_err per platform and family, then per platform
-[ -s "$tmp/all" ] && awk '$3 == "nan" { next }
+[ -s "$allrows" ] && awk '$3 == "nan" { next }
   { k = $1 " " $2; if (!(k in w) || $3 + 0 > w[k]) { w[k] = $3 + 0; c[k] = $4 } n[k]++
     if (!($1 in wp) || $3 + 0 > wp[$1]) { wp[$1] = $3 + 0; cp[$1] = $4 } np[$1]++ }
   END { for (k in w) printf "worst %-22s %6d rows %10.3g %s\n", k, n[k], w[k], c[k]
-        for (k in wp) printf "worst %-22s %6d rows %10.3g %s\n", k " (all)", np[k], wp[k], cp[k] }' "$tmp/all" | sort
+        for (k in wp) printf "worst %-22s %6d rows %10.3g %s\n", k " (all)", np[k], wp[k], cp[k] }' "$allrows" | sort
 echo "model_routes: $rows rows, $fail failures (rel_err <= $tol)"
 [ $fail -eq 0 ]
