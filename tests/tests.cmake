@@ -376,7 +376,8 @@ add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 
 #   2-40,64,100 1,1000,64K,1M
 # and on the named machines with their own placement (docs/models.md gives
 # the figures): MR_SKIP=alltoall/lane,alltoall/hier bash tests/model_routes.sh
-#   build/collsim-cli hydra,bluewaters,vsc3 3,7,16,33,100,1152 1,64K,16M
+#   build/collsim-cli hydra,bluewaters,vsc3 3,7,16,24,33,100 1,64K,16M
+# and their full sizes (hydra, vsc3 1152; bluewaters 1024), e.g. ... hydra 1152 1K,1M
 add_test(NAME model_routes_lines COMMAND env MR_TOL=1e-9 MR_PPN=4 bash ${T}/model_routes.sh ${CLI}
          abg/reduce,maxrate/allreduce,lanes1/scatter,lanes2/allgather,lanes4/reduce_scatter_block,vsc3/gather,hydra/reduce,bluewaters/allgather
          7 64K)
