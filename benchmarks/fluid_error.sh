@@ -15,13 +15,19 @@
 # grew past 17 GiB at p = 256 on irene and were killed; docs/models.md), and
 # --sample K keeps at p >= 256 every K-th algorithm of each collective in
 # registry order (default 1: all).
+# A platform written NAME@P1+P2 takes the p P1 and P2 instead of --np (a
+# foreign platform has fewer hosts than the named machines). The default
+# list ends with a foreign platform of docs/byo-platform.md, SimGrid's own
+# dragonfly example (tests/platforms/cluster_dragonfly.xml, 120 hosts of one
+# core: its default placement), at p = 24 and 120.
 # usage: benchmarks/fluid_error.sh [--platforms LIST] [--np LIST] [--bytes LIST] [--colls LIST]
 #                                  [--sample K]
 # e.g.   benchmarks/fluid_error.sh --platforms irene,theta --np 24,100,256,1024 --bytes 1K,1M
+#        benchmarks/fluid_error.sh --platforms tests/platforms/cluster_fat_tree.xml@7+16 --bytes 1K,1M
 # (docs/models.md prints its figures and the command that made them)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-plats=irene,theta plist=24,100,256,1024 sizes=1K,1M colls="" sample=1
+plats=irene,theta,tests/platforms/cluster_dragonfly.xml@24+120 plist=24,100,256,1024 sizes=1K,1M colls="" sample=1
 args="$*"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -42,9 +48,13 @@ trap 'rm -rf "$tmp"' EXIT
 export COLLSIM_INNER=${COLLSIM_INNER:-alltoall:pairwise,reduce_scatter:circulant}
 [ -n "$colls" ] || colls=$("$cli" list --csv | awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { printf "%s%s", s, $1; s = "," }')
 echo "# benchmarks/fluid_error.sh $args (sizes $sizes, COLLSIM_INNER=$COLLSIM_INNER)"
-printf '%-10s %5s %5s %7s %9s %10s %10s %7s %s\n' platform p rows nomodel otherkind median_rel worst_rel wall_s worst_case
-for plat in ${plats//,/ }; do
-  for p in ${plist//,/ }; do
+printf '%-17s %5s %5s %7s %9s %10s %10s %7s %s\n' platform p rows nomodel otherkind median_rel worst_rel wall_s worst_case
+for item in ${plats//,/ }; do
+  plat=${item%@*} pl=$plist
+  [ "$item" = "$plat" ] || pl=${item##*@} pl=${pl//+/,}
+  # a relative platform path is the source tree's
+  [ -e "$plat" ] || [ ! -e "$here/$plat" ] || plat=$here/$plat
+  for p in ${pl//,/ }; do
     : >"$tmp/all"
     start=$(date +%s.%N)
     for coll in ${colls//,/ }; do
@@ -63,12 +73,12 @@ for plat in ${plats//,/ }; do
         { print ($8 == "" ? "nan" : $8), ($9 == "fluid-routes" ? 0 : 1), $1 "/" $2 "/" $4 }' "$tmp/o.csv" >>"$tmp/all"
     done
     wall=$(echo "$(date +%s.%N) - $start" | bc)
-    awk -v pl="$plat" -v p="$p" -v w="$wall" '
+    awk -v pl="$(basename "$plat" .xml)" -v p="$p" -v w="$wall" '
       { n++; other += $2 } $1 == "nan" { nan++; next } { v[++m] = $1 + 0; c[m] = $3 }
       END {
         for (i = 2; i <= m; i++) { x = v[i]; y = c[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) { v[j + 1] = v[j]; c[j + 1] = c[j] } v[j + 1] = x; c[j + 1] = y }
-        if (!m) { printf "%-10s %5d %5d %7d %9d %10s %10s %7.0f\n", pl, p, n, nan, other, "-", "-", w; exit }
+        if (!m) { printf "%-17s %5d %5d %7d %9d %10s %10s %7.0f\n", pl, p, n, nan, other, "-", "-", w; exit }
         med = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-        printf "%-10s %5d %5d %7d %9d %10.3g %10.3g %7.0f %s\n", pl, p, n, nan, other, med, v[m], w, c[m] }' "$tmp/all"
+        printf "%-17s %5d %5d %7d %9d %10.3g %10.3g %7.0f %s\n", pl, p, n, nan, other, med, v[m], w, c[m] }' "$tmp/all"
   done
 done

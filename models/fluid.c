@@ -61,6 +61,7 @@ typedef struct {
   int *f, nf, cf; /* active flows on it */
   double left;    /* max-min: capacity not yet given */
   double usage;   /* max-min: the unfixed flows' sum (max if fatpipe) of 1 / penalty */
+  int unfixed;    /* max-min: how many of its flows are not fixed yet */
   int active, mark, dirty;
 } resource;
 
@@ -274,6 +275,7 @@ static void reshare(fluid *x) {
     resource *s = &x->R[x->stack[k]];
     s->left = s->cap;
     s->usage = 0;
+    s->unfixed = 0;
   }
   double *old = malloc(sizeof(double) * (size_t)(ncomp ? ncomp : 1));
   int *act = malloc(sizeof(int) * (size_t)(ns ? ns : 1));
@@ -295,6 +297,7 @@ static void reshare(fluid *x) {
     for (int j = 0; j < f->nres; j++) {
       resource *s = &x->R[fr[j]];
       double w = 1 / f->pen;
+      s->unfixed++;
       if (!s->fatpipe)
         s->usage += w;
       else if (s->usage < w)
@@ -344,6 +347,18 @@ static void reshare(fluid *x) {
         const int *fr = flow_res(x, f);
         for (int j = 0; j < f->nres; j++) {
           resource *t = &x->R[fr[j]];
+          /* Its last unfixed flow: nothing is left to share, whatever the
+           * rounding residue of the sum below (1 / penalty is up to 1e7 per
+           * flow; a residue above MAXMIN_PRECISION would keep the resource
+           * active with no flow to fix, and the loop would not end). */
+          if (--t->unfixed == 0) {
+            t->usage = 0;
+            if (!t->fatpipe) {
+              t->left -= f->rate;
+              if (t->left < t->cap * MAXMIN_PRECISION) t->left = 0;
+            }
+            continue;
+          }
           if (!t->fatpipe) {
             t->left -= f->rate;
             if (t->left < t->cap * MAXMIN_PRECISION) t->left = 0;

@@ -376,13 +376,18 @@ add_test(NAME model_routes_irene COMMAND bash ${T}/model_routes.sh ${CLI} irene 
 add_test(NAME model_routes_theta COMMAND bash ${T}/model_routes.sh ${CLI} theta 10 1,64K allreduce,scatter)
 # The same evaluator on the closed-form lines (abg, maxrate, lanes with k = 1,
 # 2, 4 lanes: `collsim platform`, priced with `predict --model routes`) and
-# vsc3 (dual rail), held to 1e-9: p = 7 (two nodes of 4, the second partial:
-# concurrent senders share a NIC), 64 KiB, one collective each, rooted ones
-# at root 2 (about 11 s of CPU). The matrix: MR_TOL=1e-9 bash
+# the named machines hydra, bluewaters and vsc3 (dual rail), held to 1e-9:
+# p = 7 (two nodes of 4, the second partial: concurrent senders share a NIC
+# or rail), 64 KiB, one collective each, rooted ones at root 2 (about 15 s of
+# CPU; hydra and bluewaters added about 4 s). The matrices: MR_TOL=1e-9 bash
 #   tests/model_routes.sh build/collsim-cli abg,maxrate,lanes1,lanes2,lanes4,vsc3
 #   2-40,64,100 1,1000,64K,1M
-add_test(NAME model_routes_lines COMMAND env MR_TOL=1e-9 bash ${T}/model_routes.sh ${CLI}
-         abg/reduce,maxrate/allreduce,lanes1/scatter,lanes2/allgather,lanes4/reduce_scatter_block,vsc3/gather
+# and on the named machines with their own placement (docs/models.md gives
+# the figures): MR_SKIP=alltoall/lane,alltoall/hier bash tests/model_routes.sh
+#   build/collsim-cli hydra,bluewaters,vsc3 3,7,16,24,33,100 1,64K,16M
+# and their full sizes (hydra, vsc3 1152; bluewaters 1024), e.g. ... hydra 1152 1K,1M
+add_test(NAME model_routes_lines COMMAND env MR_TOL=1e-9 MR_PPN=4 bash ${T}/model_routes.sh ${CLI}
+         abg/reduce,maxrate/allreduce,lanes1/scatter,lanes2/allgather,lanes4/reduce_scatter_block,vsc3/gather,hydra/reduce,bluewaters/allgather
          7 64K)
 # ./collsim map prices irene and theta on their routes, as predict does (every
 # cell = predict --no-sim, fluid-routes, no approximation note), a maxrate
