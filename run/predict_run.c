@@ -117,7 +117,16 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
       int r = cs_platform_pricing("predict", &pf, pm->routes, &mo, approx, sizeof approx);
       if (r < 0 || (r == 1 && cs_routes_attach("predict", &pf, q.hosts, q.np, 1, &routes, &mo)))
         rc = 2;
-      else if (approx[0])
+      else if (r == 0 && mo.kind != CS_MODEL_ABG) {
+        /* max-rate and k-lane: the programs their event evaluator does not
+         * price (nonblocking steps) go to the fluid evaluator on the
+         * platform's routes (asked of SimGrid only then). */
+        cs_model on = mo;
+        if (cs_routes_attach("predict", &pf, q.hosts, q.np, 1, &routes, &on))
+          rc = 2;
+        else
+          mo.routes_nb = &routes;
+      } else if (approx[0])
         fprintf(stderr, "collsim predict: note: model_s is a %s; expect it to differ from sim_s\n",
                 approx);
     }
