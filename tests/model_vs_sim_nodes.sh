@@ -51,7 +51,7 @@ held() { # held NAME PREDICT-ARGS...: every row's rel_err <= 1e-9
   fi
   # coll,algo,p,bytes,table1_s,model_s,sim_s,rel_err
   if awk -F, -v want="${want:-4}" 'NR > 1 { n++; if ($6 == "" || $7 == "" || $8 + 0 > 1e-9) { print "FAIL: " $0; bad = 1 } }
-      END { exit bad || n != want }' "$tmp/out"; then
+      END { exit bad || (want ? n != want : n < 1) }' "$tmp/out"; then
     echo "ok: $name: model = sim to 1e-9 ($(awk -F, 'END { print $4 " B: " $6 " s" }' "$tmp/out"))"
     n=$((n + 1))
   else
@@ -89,22 +89,22 @@ while read -r coll algo; do
 done <<<"$rows"
 # p = 1152 on abg with COLLSIM_VNODE=32 (36 nodes of 32, the hydra study's
 # shape) and collsim's algorithms inside throughout, scan and exscan
-# doubling included (the library's linear scan, SMPI's only one, keeps a
+# hillis included (the library's linear scan, SMPI's only one, keeps a
 # received vector per earlier rank: p (p - 1) / 2 of them, ~650 GiB at
 # 1 MiB and p = 1152, which is what killed scan lane there): the rows of
 # MVSN_1152 (COLL/ALGO,...; default scan/lane and allreduce/lane, about
 # 2 s of CPU each) at the sizes MVSN_1152_SIZES (default 1M). Every lane
 # and hier row at four sizes (about 3 min on an idle 2-core machine):
-#   MVSN_1152=all MVSN_1152_SIZES=1,1000,64K,1M bash tests/model_vs_sim_nodes.sh . build/collsim-cli
+#   MVSN_KERNELS=none MVSN_1152=all MVSN_1152_SIZES=1,1000,64K,1M bash tests/model_vs_sim_nodes.sh . build/collsim-cli
 big=${MVSN_1152:-scan/lane,allreduce/lane} bigsizes=${MVSN_1152_SIZES:-1M}
-want=$(tr , '\n' <<<"$bigsizes" | grep -c .)
+want=0 # (at least one row: at p = 1152 small sizes of block collectives round to one)
 bigrows=$(sed -n 's/^CS_\(ALGO\|COMPOSE\)(\([a-z_]*\), *\(lane\|hier\),.*CS_NODE_AWARE.*/\2 \3/p' \
   "$src/algos/registry.def" | awk -v k=",$big," 'k == ",all," || index(k, "," $1 "/" $2 ",")')
 [ -n "$bigrows" ] || { echo "FAIL: MVSN_1152=$big names no lane or hier row"; fail=1; }
 while read -r coll algo; do
   [ -n "$coll" ] || continue
   held "$coll/$algo abg vnode 32 p=1152" env COLLSIM_VNODE=32 \
-    COLLSIM_INNER="$COLLSIM_INNER,scan:doubling,exscan:doubling" \
+    COLLSIM_INNER="$COLLSIM_INNER,scan:hillis,exscan:hillis" \
     "$cli" predict --coll "$coll" --algo "$algo" --bytes "$bigsizes" --np 1152 "${abg[@]}"
 done <<<"$bigrows"
 echo "model_vs_sim_nodes: $(wc -l <<<"$rows") node-aware rows, $n platforms held, fail=$fail"

@@ -31,8 +31,8 @@
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_scan_doubling(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                     MPI_Comm comm, const cs_ctx *ctx) {
+int cs_scan_hillis(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                   MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
@@ -53,8 +53,8 @@ int cs_scan_doubling(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   return rc;
 }
 
-int cs_exscan_doubling(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                       MPI_Comm comm, const cs_ctx *ctx) {
+int cs_exscan_hillis(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm, const cs_ctx *ctx) {
   (void)ctx;
   int p, r;
   MPI_Comm_size(comm, &p);
