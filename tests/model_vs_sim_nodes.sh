@@ -94,7 +94,7 @@ done <<<"$rows"
 # 1 MiB and p = 1152, which is what killed scan lane there): the rows of
 # MVSN_1152 (COLL/ALGO,...; default scan/lane and allreduce/lane, about
 # 2 s of CPU each) at the sizes MVSN_1152_SIZES (default 1M). Every lane
-# and hier row at four sizes (about 3 min on an idle 2-core machine):
+# and hier row at four sizes (about 10 min on the shared 2-core machine):
 #   MVSN_KERNELS=none MVSN_1152=all MVSN_1152_SIZES=1,1000,64K,1M bash tests/model_vs_sim_nodes.sh . build/collsim-cli
 big=${MVSN_1152:-scan/lane,allreduce/lane} bigsizes=${MVSN_1152_SIZES:-1M}
 want=0 # (at least one row: at p = 1152 small sizes of block collectives round to one)

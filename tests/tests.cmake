@@ -234,7 +234,7 @@ add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 # and at p = 1152 on abg with COLLSIM_VNODE=32, scan lane and allreduce lane at 1 MiB.
 # Sampled (the composition rows and the kernels of reduce_scatter_block, alltoall
 # and scan); every row: MVSN_KERNELS=all bash tests/model_vs_sim_nodes.sh . build/collsim-cli
-# and every lane/hier row at p = 1152 (about 3 min):
+# and every lane/hier row at p = 1152 (about 10 min):
 #   MVSN_KERNELS=none MVSN_1152=all MVSN_1152_SIZES=1,1000,64K,1M bash tests/model_vs_sim_nodes.sh . build/collsim-cli
 add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})
 # ... and on a platform with calibrated segments (network and local work, issue 10).
