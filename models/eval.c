@@ -214,7 +214,13 @@ static int price(const cs_model *mo, const cs_prog *g, cs_model_stats *st, int s
    * process's send and receive, which the sweeps do not express: the fluid
    * evaluator prices every program there, and every program on a
    * platform's own routes (mo->routes). */
-  if (cs_model_fluid_prices(mo, g)) return cs_model_price_fluid(mo, g, st, err, errlen);
+  if (cs_model_fluid_prices(mo, g)) {
+    if (mo->routes || !mo->routes_nb || mo->kind == CS_MODEL_ABG)
+      return cs_model_price_fluid(mo, g, st, err, errlen);
+    cs_model on = *mo; /* max-rate or k-lane: on the platform's routes (routes_nb) */
+    on.routes = mo->routes_nb;
+    return cs_model_price_fluid(&on, g, st, err, errlen);
+  }
   int p = g->p;
   engine e;
   memset(&e, 0, sizeof e);

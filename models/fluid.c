@@ -667,7 +667,8 @@ int cs_model_kind_of(const cs_model *mo, const cs_case *c, const char **kind, ch
   }
   const cs_prog *g;
   if (cs_model_programs(mo, c, &g, err, errlen)) return -1;
-  *kind = mo->routes                     ? "fluid-routes"
+  int nb_routes = mo->routes_nb && mo->kind != CS_MODEL_ABG && cs_model_fluid_prices(mo, g);
+  *kind = mo->routes || nb_routes        ? "fluid-routes"
           : cs_model_fluid_prices(mo, g) ? "fluid-abg"
           : mo->kind == CS_MODEL_LANES   ? "lanes"
           : mo->kind == CS_MODEL_MAXRATE ? "maxrate"

@@ -71,8 +71,8 @@
  *    over sockets), so n counts the concurrent senders of one lane.
  *    MAXRATE and LANES (and ABG with calibrated network segments) price
  *    blocking programs only: a kernel with nonblocking messages or library
- *    collectives fails under them with a message (issue 26 generalises
- *    fluid.c to the platform's routes).
+ *    collectives fails under them with a message, unless the platform's
+ *    routes are at hand (routes_nb below: the fluid evaluator on them).
  * MAXRATE and LANES ranks see host names node<N>-<L> (N = r / ppn,
  * L = r % ppn) in MPI_Get_processor_name, ABG ranks node<r>, as
  * platforms/platgen.c names the hosts.
@@ -121,6 +121,12 @@ typedef struct {
    * links SimGrid's routing gives, shared as its CM02 model shares them. The
    * closed-form parameters above then serve local work only. */
   struct cs_routes *routes;
+  /* The platform's own routes for the programs the event evaluator does not
+   * price under MAXRATE or LANES (nonblocking steps, or library collectives
+   * that have them: SMPI's linear scan inside scan and exscan lane and
+   * hier): those alone go to the fluid evaluator on them, as with routes;
+   * blocking programs keep the event evaluator. NULL: they fail. */
+  struct cs_routes *routes_nb;
 } cs_model;
 
 /* What the model charges for one message of b bytes alone, without

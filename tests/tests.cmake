@@ -225,7 +225,8 @@ add_test(NAME model_vs_sim_16M COMMAND ${MVS} 7,33 16M)
 set_tests_properties(model_vs_sim_16M PROPERTIES ENVIRONMENT MVS_SKIP=lane,hier)
 add_test(NAME model_vs_sim_p64_100 COMMAND ${MVS} 64,100 1,1000,64K,1M)
 set_tests_properties(model_vs_sim_p64_100 PROPERTIES ENVIRONMENT MVS_SKIP=lane,hier)
-# (at p > 100 without the ring family, pairring, nor lane and hier: MVS_ALL=1 bash tests/model_vs_sim.sh ... 1152 1152,1M)
+# (at p > 100 without the ring family, pairring, nor lane and hier: MVS_ALL=1 bash tests/model_vs_sim.sh ... 1152 1152,1M;
+#  lane and hier at p = 1152 with nodes of 32 are sampled in model_vs_sim_nodes below)
 add_test(NAME model_vs_sim_p1152 COMMAND ${MVS} 1152 1152,1M)
 # Half duplex (`collsim platform abg --duplex half`, SHARED links; the fluid
 # evaluator prices every program there): a sample; the full matrix is
@@ -236,7 +237,12 @@ set_tests_properties(model_vs_sim_half PROPERTIES ENVIRONMENT MVS_DUPLEX=half)
 add_test(NAME model_vs_sim_in_place COMMAND ${MVS} 5,8,33 1000,64K --in-place)
 # ... and the node-aware rows (lane and hier, inner algorithms collsim's) where nodes have more than one
 # process: abg with COLLSIM_VNODE=4 (regular and not), maxrate 2 x 4, lanes
-# 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh).
+# 3 x 4; the virtual nodes must change the model (tests/model_vs_sim_nodes.sh);
+# and at p = 1152 on abg with COLLSIM_VNODE=32, scan lane and allreduce lane at 1 MiB.
+# Sampled (the composition rows and the kernels of reduce_scatter_block, alltoall
+# and scan); every row: MVSN_KERNELS=all bash tests/model_vs_sim_nodes.sh . build/collsim-cli
+# and every lane/hier row at p = 1152 (about 10 min):
+#   MVSN_KERNELS=none MVSN_1152=all MVSN_1152_SIZES=1,1000,64K,1M bash tests/model_vs_sim_nodes.sh . build/collsim-cli
 add_test(NAME model_vs_sim_nodes COMMAND bash ${T}/model_vs_sim_nodes.sh ${CMAKE_SOURCE_DIR} ${CLI})
 # ... and on a platform with calibrated segments (network and local work, issue 10).
 add_executable(platseg_write ${T}/platseg_write.c)
