@@ -33,8 +33,9 @@
  *     process, which holds its subgroup's result and exchanges with nobody,
  *     sends to the extra node, which is what the extra node lacks): one
  *     message per extra node and per short subgroup, concurrent with the
- *     exchanges; an idle process serves ceil(r / q) extra nodes at most
- *     (r = S mod g < n), one where q >= r.
+ *     exchanges. An idle process serves ceil(r / q) extra nodes (r = S mod
+ *     g): one, as r <= q always (step 1: q = 1, r = 0; step i >= 2: S >
+ *     (g - 1) n^(i-1) and n^(i-1) >= n >= g give q >= g - 1 >= r).
  * Local rank j (the paper's idle process) holds its own subgroup's result,
  * local ranks >= g hold nothing. Then the node combines again.
  *
