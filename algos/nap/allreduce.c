@@ -65,7 +65,10 @@
  * Cost (m bytes, N nodes of n, L = ceil(log_n N); intra-node alpha_l,
  * beta_l, inter-node alpha, beta): 1 + L node combines of ceil(log2 n)
  * steps (alpha_l + beta_l m + gamma m) where n is a power of two (two more
- * intra-node messages for the butterfly's fold otherwise), each inter-node
+ * intra-node messages for the butterfly's fold otherwise; a group of g < n
+ * subgroups: the butterfly among g, then ceil(log2(n / g)) steps of
+ * alpha_l + beta_l m, which eq. 6's log2 p intra-node steps do not count,
+ * nor does the paper's own full intra-node allreduce), each inter-node
  * step one exchange alpha + beta m per process (n - 1 concurrent inter-node
  * messages per node: the max-rate limit applies). Where N = n^L: the
  * paper's eq. 6 with n - 1 senders per step, and the received result
