@@ -157,6 +157,11 @@ int cs_sendrecv(const void *sbuf, long scount, MPI_Datatype stype, int dest, voi
                 long rcount, MPI_Datatype rtype, int src, MPI_Comm comm);
 int cs_sendrecv_views(const cs_view *s, int dest, const cs_view *r, int src, MPI_Comm comm);
 
+/* The butterfly allreduce (algos/butterfly/allreduce.c), in place, among
+ * the first g ranks of comm (the others return at once). */
+int cs_allreduce_butterfly_first(void *buf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                 int g);
+
 /* Circulant gather to root (algos/circulant/rooted.c); block: bytes per
  * block, -1 (sizes in header messages) or -2 (layout l known everywhere);
  * prepacked (non-roots, may be NULL): a malloc'ed buffer already holding the

@@ -27,19 +27,25 @@
  *    two the leaders' recursive doubling folds (two one-way messages, one
  *    step less: one inter-node step more). Exact:
  *      model = eq. 5 + lg ppn i + [n not 2^k] x(1).
- *  - eq. 6 (nap), n a power of ppn: the kernel's node combines are a reduce
- *    and a broadcast (2 lg ppn steps, the paper's 1 allreduce of lg ppn), 1 +
- *    L of them; in each inter-node step ppn - 1 processes of a node inject
- *    (local rank j exchanges with nobody: the paper's "idle process"), not
- *    ppn; and the received partial result is not reduced on arrival but in
- *    the node combine (the paper's extra L gamma m are not spent). Exact:
- *      model = eq. 6 + lg p i + L (x(ppn - 1) - x(ppn)) - L gamma m.
- *    n not a power of ppn: the last step's groups are short (fewer local
- *    ranks combine: fewer intra-node steps) and, where n is not a multiple
- *    of the group, extra nodes send once more to the idle process (one
- *    inter-node message after the exchange); eq. 6 with L rounded up and
- *    log2 p rounded up: bound eq. 6 + (lg p - lg ppn) i + L (x(ppn - 1) -
- *    x(ppn)) - L gamma m <= model <= the same + lg ppn i + x(1) (measured).
+ *  - eq. 6 (nap), n a power of ppn: the kernel's node combines are the
+ *    paper's intra-node allreduce by recursive doubling (lg ppn steps, 1 + L
+ *    of them: lg p in all); in each inter-node step ppn - 1 processes of a
+ *    node inject (local rank j exchanges with nobody: the paper's "idle
+ *    process"), not ppn, all at once (the butterfly keeps the local ranks
+ *    in step); and the received partial result is not reduced on arrival
+ *    but in the node combine (the paper's extra L gamma m are not spent).
+ *    Exact, also where RN binds:
+ *      model = eq. 6 + L (x(ppn - 1) - x(ppn)) - L gamma m + 2 gamma m (copies).
+ *    n not a power of ppn: the kernel's tree (balanced subgroups, Sec.
+ *    III-A's extra nodes served by idle processes) has groups of g < ppn
+ *    subgroups, combined by a butterfly among g (a fold where g is not a
+ *    power of two) and doubling to the other local ranks; eq. 6's terms are
+ *    taken out and the kernel's schedule put in (nap_cost): between node
+ *    0's program (x(1) per step, the fold's first message overlapping the
+ *    inter-node step) and the slowest group at every step (x(ppn - 1) per
+ *    message, ceil(r / q) sends from one idle process), exact where both
+ *    agree (measured: 17 nodes of 4 at 8 B is now 1.31x eq. 6, 3.9x with the
+ *    kernel's earlier binomial combines and unbalanced subgroups).
  * Two NICs: Blue Waters' RN = 8.3 GB/s (binds from 10 senders of 16 on) and
  * RN = 1 TB/s (Rb always binds: eq. 6 exact at 16 ppn too).
  * A formula changed (a term dropped, log2 n for log_ppn n, ppn s for s) fails
@@ -79,6 +85,59 @@ static int ilog(double base, double x) { /* ceil(log_base x), exactly for intege
   int k = 0;
   for (double c = 1; c < x; c *= base) k++;
   return k;
+}
+
+/* The NAP kernel's node combine among g of n local ranks
+ * (algos/nap/allreduce.c): the butterfly among g (lg p2 exchanges and
+ * reductions, p2 the power of two <= g, and where g is not one, a fold: two
+ * one-way messages, one reduction), then doubling to the other n - g.
+ * overlap = 1: the fold's first message (from a process that has nothing
+ * to receive, e.g. the idle one) may travel during the inter-node step. */
+static double nap_combine(int g, int n, double i1, double gm, int overlap) {
+  int lg = 0, spread = 0;
+  while (2 << lg <= g) lg++;
+  int fold = g != 1 << lg;
+  while ((long)g << spread < n) spread++;
+  return (lg + 2 * fold - overlap * fold + spread) * i1 + (lg + fold) * gm;
+}
+
+/* The kernel's tree of N nodes (top-down, balanced subgroups): at step i
+ * a group of S nodes has g = ceil(S / n^(i-1)) subgroups of q or q + 1
+ * nodes, r = S mod g of them long; the extra nodes get a short subgroup's
+ * result from the idle processes, ceil(r / q) sends at most from one. For
+ * every step the slowest group (max[i]: inter-node messages at x(n - 1),
+ * then the combine) and node 0's own (chain: x(1) per step). */
+static void nap_levels(long S, int i, long cap, int n, double i1, double gm, double xh,
+                       double *max) {
+  if (i == 0) return;
+  long g = S <= cap ? 1 : (S + cap - 1) / cap, q = S / g, r = S % g;
+  if (g > 1) {
+    long sends = r > q ? (r + q - 1) / q : 1;
+    double t = (double)sends * xh + nap_combine((int)g, n, i1, gm, 0);
+    if (t > max[i]) max[i] = t;
+  }
+  if (r) nap_levels(q + 1, i - 1, cap / n, n, i1, gm, xh, max);
+  if (g > r) nap_levels(q, i - 1, cap / n, n, i1, gm, xh, max);
+}
+
+/* Lower (node 0's program) and upper (the slowest group at every step)
+ * bounds of the kernel's time on N nodes of n, without the copies. */
+static void nap_cost(long N, int n, double i1, double gm, double xl, double xh, double *chain,
+                     double *path) {
+  int L = 0;
+  long cap = 1;
+  for (long c = 1; c < N; c *= n) L++;
+  for (int i = 1; i < L; i++) cap *= n;
+  double max[64] = {0};
+  nap_levels(N, L, cap, n, i1, gm, xh, max);
+  *chain = *path = nap_combine(n, n, i1, gm, 0);
+  long S = N;
+  for (int i = L; i >= 1; i--, cap /= n) {
+    long g = S <= cap ? 1 : (S + cap - 1) / cap, q = S / g, r = S % g;
+    if (g > 1) *chain += xl + nap_combine((int)g, n, i1, gm, 1);
+    *path += max[i];
+    S = q + (r > 0);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -143,32 +202,16 @@ int main(int argc, char **argv) {
           } else if (a == 1) { /* eq. 5 */
             lo = hi = eq + lgppn * i1 + (pow2n ? 0 : X(1));
           } else { /* eq. 6 */
-            /* an inter-node step: ppn - 1 senders per node where every local
-             * rank is at the same step; the model counts concurrent senders
-             * per step of each process's program, and the node combines give
-             * local ranks different numbers of steps: from 1 to ppn - 1
-             * senders, the same time when Rb binds (ppn Rb <= RN) */
-            double xl = X(1), xh = X(ppn - 1);
-            double base = eq - lgp * i1 - L * X(ppn) - L * gm + (n > 1 ? 2 : 1) * copy;
-            /* the kernel's intra-node steps: 2 lg ppn for the first node
-             * combine, then lg g + lg ppn after each inter-node step (a reduce
-             * of the g subgroups' results, a bcast to all); g = ppn where n is
-             * a power of ppn (then 2 lg p in all) */
-            int intra = 2 * lgppn, extra = 0;
-            /* extra sends of the nodes of a short subgroup (Sec. III-A): one
-             * process serves ceil(s / t) positions of a subgroup of s nodes
-             * when its own has t < s */
-            for (long sub = 1; sub < n; sub *= ppn) {
-              long grp = sub * ppn, first = (n - 1) / grp * grp, in = n - first;
-              long gsub = (in + sub - 1) / sub, t = in - (gsub - 1) * sub;
-              long gmax = (n + sub - 1) / sub < ppn ? (n + sub - 1) / sub : ppn;
-              intra += ilog(2, (double)gmax) + lgppn;
-              if (gsub > 1 && t < sub) extra += (int)((sub + t - 1) / t - 1);
-            }
-            lo = base + L * xl + intra * i1;
-            hi = base + L * xh + intra * i1 + extra * xh;
-            /* a short last group combines in fewer steps than the longest one */
-            if (!powppn) lo -= lgppn * i1;
+            /* base = 0 for the paper's eq. 6: its terms taken out, the
+             * kernel's schedule (nap_cost) put in */
+            double base = eq - lgp * i1 - L * X(ppn) - gm * (lgp + L);
+            double chain, worst_path;
+            nap_cost(n, ppn, i1, gm, X(1), X(ppn - 1), &chain, &worst_path);
+            lo = base + chain + copy;
+            hi = base + worst_path + (n > 1 ? 2 : 1) * copy;
+            /* n = ppn^L: every group has ppn subgroups, every local rank is
+             * at the same step (the butterfly), ppn - 1 senders per node */
+            if (powppn) lo = hi;
           }
 #undef X
           (void)lgn;

@@ -106,11 +106,19 @@ add_test(NAME check_smpi_ppn4_comms COMMAND ${CLI} check --np 5,8,10 --ppn 4 --c
 add_test(NAME check_smpi_ppn4_1009 COMMAND ${CLI} check --np 7,12 --ppn 4 --comm split,rev --count 1009
          --type int,double --jobs 1)
 # The NAP allreduce (algos/nap/) at node counts that are not powers of ppn:
-# 3, 5, 9 nodes of 4 (a short last group, idle local ranks), 3 and 7 nodes of 3
-# (a short last subgroup, served by an equal node). The full matrix:
-#   for n in 2 3 4 16; do ./collsim check --coll allreduce --algo nap --ppn $n \
-#     --np $(seq -s, $n $n $((33 * n))),$((64 * n)),$((100 * n)); done
-add_test(NAME check_smpi_nap4 COMMAND ${CLI} check --coll allreduce --algo nap --np 12,20,36 --ppn 4
+# 3, 5, 9 nodes of 4 (a short last group, idle local ranks: a butterfly among
+# 3 and doubling), 17 nodes of 4 (subgroups of 9 and 8: an extra node served
+# by an idle process), 3 and 7 nodes of 3 (ppn not a power of two: the node
+# butterfly folds). The full matrix (issue 32; ppn 1, 2, 3, 4 ran in about 15
+# min on the shared machine, 2026-11-27; ppn 16 takes hours: SimGrid's
+# bandwidth solver at 528 ranks and more):
+#   for n in 1 2 3 4 16; do ./collsim check --coll allreduce --algo nap,hier \
+#     --ppn $n --np $(seq -s, $n $n $((33 * n))),$((64 * n)),$((100 * n)) \
+#     --count 0,1,1009 --type int,double,vec,dsum,fsum,noncomm --jobs 1; done
+#   for v in 2 3 4; do ./collsim check --backend mpi --vnode $v --np 1-8 \
+#     --coll allreduce --algo nap,hier --count 0,1,1009 \
+#     --type int,double,vec,dsum,fsum,noncomm; done
+add_test(NAME check_smpi_nap4 COMMAND ${CLI} check --coll allreduce --algo nap --np 12,20,36,68 --ppn 4
          --type int,vec,noncomm --count 0,1,p+1,1009 --jobs 1)
 add_test(NAME check_smpi_nap3 COMMAND ${CLI} check --coll allreduce --algo nap --np 9,21 --ppn 3
          --type int,double --count 0,1,p+1,1009 --jobs 1)

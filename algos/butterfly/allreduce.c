@@ -12,45 +12,56 @@
  * power of two, log2 p (alpha + beta m + gamma m) otherwise, plus gamma m for
  * the initial copy (not in place).
  * Memory: one temporary vector.
+ *
+ * cs_allreduce_butterfly_first is the same schedule, in place, among the
+ * first g ranks of comm only (the others return at once): what NAP's node
+ * combines call when fewer than all local ranks hold a partial result
+ * (algos/nap/allreduce.c); the registered kernel is it with g = p.
  */
 #include "../collsim.h"
 #include "../kernel.h"
 
-int cs_allreduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                           MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
-  (void)ctx;
-  int p, r;
-  MPI_Comm_size(comm, &p);
+int cs_allreduce_butterfly_first(void *buf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                 int g) {
+  int r;
   MPI_Comm_rank(comm, &r);
-  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, count, dt, recvbuf, count, dt));
-  if (p == 1 || count == 0) return MPI_SUCCESS;
+  if (g <= 1 || r >= g || count == 0) return MPI_SUCCESS;
   cs_bfly b;
-  cs_bfly_init(&b, p);
+  cs_bfly_init(&b, g);
   cs_tmp t;
   CS_CHECK(cs_tmp_alloc(&t, count, dt));
   int rc = MPI_SUCCESS;
   int nr = cs_bfly_newrank(&b, r, 1);
   if (r < 2 * b.rem) {
     if (nr < 0) /* even: hand the vector to the odd partner */
-      rc = cs_flushed(MPI_Send(recvbuf, count, dt, r + 1, CS_TAG, comm));
+      rc = cs_flushed(MPI_Send(buf, count, dt, r + 1, CS_TAG, comm));
     else {
       rc = cs_flushed(MPI_Recv(t.buf, count, dt, r - 1, CS_TAG, comm, MPI_STATUS_IGNORE));
-      if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, recvbuf, count, dt, op);
+      if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, buf, count, dt, op);
     }
   }
   if (nr >= 0) {
     for (int mask = 1; mask < b.p2 && rc == MPI_SUCCESS; mask <<= 1) {
       int peer = cs_bfly_oldrank(&b, nr ^ mask, 1);
-      rc = cs_sendrecv(recvbuf, count, dt, peer, t.buf, count, dt, peer, comm);
-      if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, recvbuf, count, dt, op);
+      rc = cs_sendrecv(buf, count, dt, peer, t.buf, count, dt, peer, comm);
+      if (rc == MPI_SUCCESS) rc = cs_reduce_local(t.buf, buf, count, dt, op);
     }
   }
   if (r < 2 * b.rem && rc == MPI_SUCCESS) {
     if (nr < 0)
-      rc = cs_flushed(MPI_Recv(recvbuf, count, dt, r + 1, CS_TAG, comm, MPI_STATUS_IGNORE));
+      rc = cs_flushed(MPI_Recv(buf, count, dt, r + 1, CS_TAG, comm, MPI_STATUS_IGNORE));
     else
-      rc = cs_flushed(MPI_Send(recvbuf, count, dt, r - 1, CS_TAG, comm));
+      rc = cs_flushed(MPI_Send(buf, count, dt, r - 1, CS_TAG, comm));
   }
   cs_tmp_free(&t);
   return rc;
+}
+
+int cs_allreduce_butterfly(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                           MPI_Op op, MPI_Comm comm, const cs_ctx *ctx) {
+  (void)ctx;
+  int p;
+  MPI_Comm_size(comm, &p);
+  if (sendbuf != MPI_IN_PLACE) CS_CHECK(cs_copy(sendbuf, count, dt, recvbuf, count, dt));
+  return cs_allreduce_butterfly_first(recvbuf, count, dt, op, comm, p);
 }
