@@ -50,6 +50,7 @@
 #include "driver.h"
 #include "libalgo.h"
 #include "libcharge.h"
+#include "libsetup.h"
 #ifdef SMPI_H /* defined by SMPI's mpi.h */
 #include <simgrid/barrier.h>
 #include <simgrid/engine.h>
@@ -575,9 +576,11 @@ static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm c
     /* the library's copies are charged in timed calls only */
     int timed_lib = o->lib_charge && (ar->a->flags & CS_NATIVE);
     if (timed_lib) cs_libcharge_timed(1);
+    cs_libsetup_timed(1); /* a set-up inside a timed call keeps its messages */
 #endif
     int crc = call(ar->a, o, b, comm);
 #ifdef SMPI_H
+    cs_libsetup_timed(0);
     if (timed_lib) cs_libcharge_timed(0);
 #endif
     ar->calls++;
@@ -864,6 +867,13 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   o.any_native = (flags & CS_NATIVE) != 0;
   /* a real library pays for its work itself; collsim's kernels charge theirs */
   if (!simulated || !o.any_native) o.lib_charge = 0;
+#ifdef SMPI_H
+  /* SMPI's node set-up in untimed calls without messages (libsetup.h) */
+  char why[256];
+  if (o.any_native && cs_libsetup_fast(comm, why, sizeof why) && r == 0 &&
+      strcmp(why, "COLLSIM_LIB_SETUP=smpi"))
+    fprintf(stderr, "collsim bench: note: the library's node set-up keeps its messages: %s\n", why);
+#endif
   if (o.lib_charge && lib_charge_setup(&o, r)) {
     free(o.bytes);
     free(o.lib_cfg);

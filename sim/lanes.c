@@ -34,6 +34,7 @@
 #endif
 
 #include "../algos/ctx.h"
+#include "../algos/kernel.h"
 #include "../store/results.h"
 #include "driver.h"
 
@@ -162,15 +163,20 @@ int cs_lanes_main(int argc, char **argv, MPI_Comm comm) {
   for (int i = 0; i < nc; i++)
     if (counts[i] > maxc) maxc = counts[i];
       /* lane: at most c / 1 ints per process; multi: c ints each way. */
-#ifdef SMPI_HELPERS_H /* one shared copy: 1152 ranks x 46 MB would not fit */
-#define BUF_ALLOC(n) SMPI_SHARED_MALLOC(n)
-#define BUF_FREE(b)  SMPI_SHARED_FREE(b)
+      /* Simulation: the contents mean nothing, and one mapping serves every
+       * process (cs_shared_scratch, as bench's buffers): one SMPI_SHARED_MALLOC
+       * per process mapped 2 x 46 MB for each of 1152 ranks, and the library's
+       * local copies (alltoall's own block) faulted in every process's pages:
+       * most of the multi benchmark's wall time on hydra. */
+#ifdef SMPI_HELPERS_H
+#define BUF_ALLOC(slot, n) cs_shared_scratch(slot, n)
+#define BUF_FREE(b)
 #else
-#define BUF_ALLOC(n) malloc(n)
-#define BUF_FREE(b)  free(b)
+#define BUF_ALLOC(slot, n) malloc(n)
+#define BUF_FREE(b)        free(b)
 #endif
-  int *sbuf = BUF_ALLOC((size_t)(maxc + 1) * sizeof(int)),
-      *rbuf = BUF_ALLOC((size_t)(maxc + 1) * sizeof(int));
+  int *sbuf = BUF_ALLOC(CS_SCRATCH_SEND, (size_t)(maxc + 1) * sizeof(int)),
+      *rbuf = BUF_ALLOC(CS_SCRATCH_RECV, (size_t)(maxc + 1) * sizeof(int));
   if (!sbuf || !rbuf) {
     fprintf(stderr, "collsim-driver lanes: %ld ints: out of memory\n", maxc);
     return 1;

@@ -2,16 +2,13 @@
  * (libcharge.h). */
 #include "libcharge.h"
 
-#include <elf.h>
-#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "../algos/kernel.h"
+#include "got.h"
 
 double cs_lib_reduced_bytes = 0, cs_lib_copied_bytes = 0;
 
@@ -73,8 +70,8 @@ void cs_libcharge_free(MPI_Op *wrapped) {
  * (smpi_global.cpp) and libsimgrid is linked with BIND_NOW, so a definition
  * in the driver cannot interpose it: libsimgrid's PLT slot is bound to its
  * own definition before the driver is loaded. The driver therefore rewrites
- * that slot (libsimgrid's GOT entry of the symbol) to copy_hook, which
- * forwards every call to the original. MPI_Datatype is
+ * that slot (libsimgrid's GOT entry of the symbol, got.h) to copy_hook,
+ * which forwards every call to the original. MPI_Datatype is
  * simgrid::smpi::Datatype* in SMPI's C mpi.h, so the C prototype below is
  * the member's. */
 #define COPY_SYM "_ZN7simgrid4smpi8Datatype4copyEPKviPS1_PviS4_"
@@ -123,83 +120,6 @@ static int copy_hook(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
   return smpi_datatype_copy(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-typedef struct {
-  int found;     /* libsimgrid seen */
-  int patched;   /* its slot now holds copy_hook */
-  char why[200]; /* else: why not */
-} got_patch;
-
-/* dl_iterate_phdr callback: in libsimgrid, finds the JUMP_SLOT relocation of
- * COPY_SYM and writes copy_hook into its slot (in the RELRO segment, so
- * made writable for the write and read-only again after). */
-static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  got_patch *g = data;
-  if (!info->dlpi_name || !strstr(info->dlpi_name, "libsimgrid.so")) return 0;
-  g->found = 1;
-#if defined(__x86_64__)
-  const ElfW(Dyn) *dyn = NULL;
-  uintptr_t relro = 0, relro_end = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
-    if (ph->p_type == PT_GNU_RELRO) {
-      relro = info->dlpi_addr + ph->p_vaddr;
-      relro_end = relro + ph->p_memsz;
-    }
-  }
-  uintptr_t jmprel = 0, symtab = 0, strtab = 0;
-  size_t pltrelsz = 0;
-  for (const ElfW(Dyn) *d = dyn; d && d->d_tag != DT_NULL; d++) {
-    if (d->d_tag == DT_JMPREL) jmprel = d->d_un.d_ptr;
-    if (d->d_tag == DT_PLTRELSZ) pltrelsz = d->d_un.d_val;
-    if (d->d_tag == DT_SYMTAB) symtab = d->d_un.d_ptr;
-    if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
-  }
-  if (!jmprel || !symtab || !strtab) {
-    snprintf(g->why, sizeof g->why, "%s has no PLT relocations", info->dlpi_name);
-    return 1;
-  }
-  /* glibc relocates these addresses in place on x86-64; not elsewhere */
-  if (jmprel < info->dlpi_addr) jmprel += info->dlpi_addr;
-  if (symtab < info->dlpi_addr) symtab += info->dlpi_addr;
-  if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;
-  const ElfW(Rela) *rel = (const ElfW(Rela) *)jmprel;
-  const ElfW(Sym) *sym = (const ElfW(Sym) *)symtab;
-  for (size_t i = 0; i < pltrelsz / sizeof *rel; i++) {
-    if (ELF64_R_TYPE(rel[i].r_info) != R_X86_64_JUMP_SLOT) continue;
-    if (strcmp((const char *)strtab + sym[ELF64_R_SYM(rel[i].r_info)].st_name, COPY_SYM)) continue;
-    void **slot = (void **)(info->dlpi_addr + rel[i].r_offset);
-    if (*slot == (void *)copy_hook) {
-      g->patched = 1;
-      return 1;
-    }
-    if (*slot != (void *)smpi_datatype_copy) {
-      snprintf(g->why, sizeof g->why,
-               "libsimgrid's slot of Datatype::copy is not bound to Datatype::copy (%p, not %p)",
-               *slot, (void *)smpi_datatype_copy);
-      return 1;
-    }
-    long pg = sysconf(_SC_PAGESIZE);
-    uintptr_t page = (uintptr_t)slot & ~(uintptr_t)(pg - 1);
-    int ro = (uintptr_t)slot >= relro && (uintptr_t)slot < relro_end;
-    if (ro && mprotect((void *)page, (size_t)pg, PROT_READ | PROT_WRITE) != 0) {
-      snprintf(g->why, sizeof g->why, "mprotect of libsimgrid's GOT failed");
-      return 1;
-    }
-    *slot = (void *)copy_hook;
-    if (ro) mprotect((void *)page, (size_t)pg, PROT_READ);
-    g->patched = 1;
-    return 1;
-  }
-  snprintf(g->why, sizeof g->why, "%s has no PLT slot for %s", info->dlpi_name, COPY_SYM);
-  return 1;
-#else
-  snprintf(g->why, sizeof g->why, "the copy hook is written for x86-64 ELF only");
-  return 1;
-#endif
-}
-
 int cs_libcharge_copies(char *why, size_t len) {
   static int done; /* one OS process: every simulated process shares the slot */
   if (!timed) {
@@ -212,12 +132,7 @@ int cs_libcharge_copies(char *why, size_t len) {
     }
   }
   if (done) return 0;
-  got_patch g = {0, 0, ""};
-  dl_iterate_phdr(patch_object, &g);
-  if (!g.patched) {
-    snprintf(why, len, "%s", g.found ? g.why : "libsimgrid.so is not loaded");
-    return -1;
-  }
+  if (cs_got_patch(COPY_SYM, (void *)smpi_datatype_copy, (void *)copy_hook, why, len)) return -1;
   done = 1;
   return 0;
 }

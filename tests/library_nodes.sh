@@ -42,6 +42,19 @@ if [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] &&
   awk -v a="$a" -v e="$e" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= 1e-9 * e) }'; then
   echo "ok: maxrate 4 x 8 (one host per node): smp_rdb $a s = its steps $e s, rdb $b s"
 else echo "FAILED: maxrate: smp_rdb '$a' s (expected $e s, and unlike rdb '$b' s)"; fail=1; fi
+# SMPI's node set-up (Comm::init_smp's ring allgathers) runs without simulated
+# messages in bench's untimed calls (sim/libsetup.h): every timed figure stays
+# as it was, bit for bit, against the same run with SMPI's messages kept.
+rows() { grep -v -e '^#' -e '^coll,' "$1"; }
+for setup in fast smpi; do
+  [ $setup = smpi ] && export COLLSIM_LIB_SETUP=smpi
+  "$cli" bench --platform "$w/maxrate.xml" --np 32 --coll allreduce --algos lib:mpich,native:smp_rdb \
+    --bytes 8,16K --out "$w/setup-$setup.csv" 2>/dev/null || { echo "FAILED: bench ($setup set-up)"; fail=1; }
+  unset COLLSIM_LIB_SETUP
+done
+if [ "$(rows "$w/setup-fast.csv" | wc -l)" -ge 4 ] && [ "$(rows "$w/setup-fast.csv")" = "$(rows "$w/setup-smpi.csv")" ]; then
+  echo "ok: the library's node set-up without messages leaves the rows bit-identical"
+else echo "FAILED: node set-up: $(rows "$w/setup-fast.csv" | tr '\n' ' ') vs $(rows "$w/setup-smpi.csv" | tr '\n' ' ')"; fail=1; fi
 grep -q "one-rank nodes" "$w/maxrate.err" && { echo "FAILED: a note on maxrate"; fail=1; } ||
   echo "ok: no note on maxrate"
 grep -q "see one-rank nodes here and run flat" "$w/hydra.err" && echo "ok: bench says so on hydra" ||
