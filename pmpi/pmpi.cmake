@@ -35,13 +35,16 @@ set(COLLSIM_PMPI_RUN bash ${CMAKE_SOURCE_DIR}/tests/pmpi/run.sh $<TARGET_FILE:pm
     $<TARGET_FILE:collsim-pmpi> $<TARGET_FILE:collsim-cli>)
 # Sampled rounds (PMPI_ROUNDS, tests/pmpi/registry.sh): one process runs the
 # first 3 (every kernel's p = 1 case is held by check_smpi_p1_6 and check_mpi;
-# here it is the library's p = 1 path); 2 and 3 processes run every round, 4
-# and 5 the even and the odd ones (every algorithm at p >= 4 once). All rounds
-# at every count: tests/pmpi/run.sh APP LIB CLI 1,2,3,4,5
+# here it is the library's p = 1 path); 2 and 3 processes run the odd and the
+# even rounds, 4 and 5 the even and the odd ones (every algorithm at an even
+# and at an odd count). All rounds at every count:
+#   tests/pmpi/run.sh APP LIB CLI 1,2,3,4,5
 add_test(NAME pmpi_np1 COMMAND ${COLLSIM_PMPI_RUN} 1)
 set_tests_properties(pmpi_np1 PROPERTIES ENVIRONMENT PMPI_ROUNDS=3)
 add_test(NAME pmpi_np2 COMMAND ${COLLSIM_PMPI_RUN} 2)
+set_tests_properties(pmpi_np2 PROPERTIES ENVIRONMENT PMPI_ROUNDS=1/2)
 add_test(NAME pmpi_np3 COMMAND ${COLLSIM_PMPI_RUN} 3)
+set_tests_properties(pmpi_np3 PROPERTIES ENVIRONMENT PMPI_ROUNDS=0/2)
 add_test(NAME pmpi_np4 COMMAND ${COLLSIM_PMPI_RUN} 4)
 set_tests_properties(pmpi_np4 PROPERTIES ENVIRONMENT PMPI_ROUNDS=0/2)
 add_test(NAME pmpi_np5 COMMAND ${COLLSIM_PMPI_RUN} 5)
