@@ -33,10 +33,9 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 MPIRUN=(mpirun --oversubscribe --allow-run-as-root --mca btl_vader_single_copy_mechanism none)
 upper() { tr a-z A-Z <<<"$1"; }
 
-. "$(dirname "$0")/../pmpi/registry.sh" # algos, rounds, setting, round_list
+. "$(dirname "$0")/../pmpi/registry.sh" # algos, rounds, setting, round_list, round_sample
 load_registry "$cli"
-round_list >/dev/null || exit 2 # PMPI_ROUNDS: a sample of the rounds (registry.sh)
-[ -n "${PMPI_ROUNDS:-}" ] && echo "sampled (PMPI_ROUNDS=$PMPI_ROUNDS): rounds $(round_list | paste -sd' ') of 0..$((rounds - 1))"
+round_sample # PMPI_ROUNDS: a sample of the rounds (registry.sh)
 
 # run TAG NP PRELOAD PROG ARGS... [-- VAR=VALUE ...]: output in $work/TAG.out
 run() {

@@ -10,6 +10,8 @@
 #                      names: N (the first N) or K/M (every round j with
 #                      j mod M = K, e.g. 0/2 and 1/2 split them between two
 #                      runs); exits on a malformed sample.
+#   round_sample       checks PMPI_ROUNDS once (exits 2 if malformed) and,
+#                      if set, says which rounds run.
 declare -A algos exact
 rounds=0
 load_registry() {
@@ -43,4 +45,9 @@ round_list() {
     echo "FAIL: PMPI_ROUNDS=$spec: want N (the first N rounds) or K/M (rounds j with j mod M = K, K < M)" >&2
     exit 2
   fi
+}
+round_sample() {
+  round_list >/dev/null || exit 2
+  [ -z "${PMPI_ROUNDS:-}" ] ||
+    echo "sampled (PMPI_ROUNDS=$PMPI_ROUNDS): rounds $(round_list | paste -sd' ') of 0..$((rounds - 1))"
 }

@@ -102,8 +102,7 @@ field() {
 # falls back too, with a warning.
 . "$(dirname "$0")/registry.sh"
 load_registry "$cli"
-round_list >/dev/null || exit 2
-[ -n "${PMPI_ROUNDS:-}" ] && echo "sampled (PMPI_ROUNDS=$PMPI_ROUNDS): rounds $(round_list | paste -sd' ') of 0..$((rounds - 1))"
+round_sample
 
 upper() { tr a-z A-Z <<<"$1"; }
 
