@@ -27,6 +27,10 @@ int cs_coll_by_name(const char *name) {
   return -1;
 }
 
+int cs_algo_is_library(const char *algo) {
+  return !strcmp(algo, "native") || !strncmp(algo, "native:", 7) || !strncmp(algo, "lib:", 4);
+}
+
 const cs_algo_info *cs_algo_find(cs_coll coll, const char *name) {
   size_t len = strcspn(name, ":");
   if (name[len] == ':' && strncmp(name, "native", len) != 0) return NULL;

@@ -86,6 +86,9 @@ int cs_coll_by_name(const char *name);
 /* Looks up "name" or "native:SMPI_NAME" (the part after ':' is the library's
  * algorithm and is not checked here). NULL if unknown. */
 const cs_algo_info *cs_algo_find(cs_coll coll, const char *name);
+/* Whether an algorithm name stands for the MPI library (native, native:NAME,
+ * lib:SELECTOR) rather than one of collsim's own. */
+int cs_algo_is_library(const char *algo);
 /* Writes the valid collective names, or the valid algorithm names of coll,
  * separated by ", ". */
 void cs_print_colls(FILE *f);

@@ -19,10 +19,6 @@ const char *cs_fmt_time(double t, char *buf, size_t len) {
   return buf;
 }
 
-int cs_algo_is_library(const char *algo) {
-  return !strcmp(algo, "native") || !strncmp(algo, "native:", 7) || !strncmp(algo, "lib:", 4);
-}
-
 /* ---- bench files ------------------------------------------------------------------ */
 
 static int index_of_size(cs_bench_table *tb, long b) {

@@ -43,10 +43,6 @@ typedef struct {
 /* Reads a bench CSV (store/results.h); 0, or -1 with a reason in err. */
 int cs_bench_table_read(const char *path, cs_bench_table *tb, char *err, size_t errlen);
 
-/* Whether an algorithm name stands for the MPI library (native, native:NAME,
- * lib:SELECTOR) rather than one of collsim's own. */
-int cs_algo_is_library(const char *algo);
-
 typedef struct {
   int size;           /* index into the table's sizes */
   int winner, second; /* algorithm indices; second -1 if one algorithm ran */

@@ -51,9 +51,6 @@ static int coll_rank(const char *c) {
   int i = cs_coll_by_name(c);
   return i >= 0 ? i : 1000;
 }
-static int is_lib(const char *a) {
-  return !strcmp(a, "native") || !strncmp(a, "native:", 7) || !strncmp(a, "lib:", 4);
-}
 /* Registry order for collsim's algorithms, then native, native:*, lib:*,
  * then anything else (by name). */
 static int algo_rank(const char *coll, const char *a) {
@@ -268,7 +265,7 @@ int cs_plot_style(const char *algo, int *other) {
 static const char *series_title(long s0, long s1, char *buf, size_t len) {
   const char *a = T.recs[s0].s[1];
   snprintf(buf, len, "%s", a);
-  if (!is_lib(a)) return buf;
+  if (!cs_algo_is_library(a)) return buf;
   while (s0 < s1 && !(T.recs[s0].bytes > 0)) s0++; /* not drawn (log axis) */
   size_t n = strlen(buf);
   for (long i = s0; i < s1 && n < len;) {
@@ -456,7 +453,7 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
   s0 = s1 = g0;
   while (next_series(g1, &s0, &s1)) {
     const char *a = T.recs[s0].s[1];
-    if (s0 == b0 || (speedup && is_lib(a))) continue;
+    if (s0 == b0 || (speedup && cs_algo_is_library(a))) continue;
     long k = 0;
     for (int pass = 0; pass < 2; pass++) {
       FILE *f = NULL;
@@ -1094,7 +1091,7 @@ int cs_plot_run(const cs_plot_opts *o, const char *const *csv, int ncsv) {
         /* Speedup over each library variant of the group. */
         long s0 = g0, s1 = g0;
         while (next_series(g1, &s0, &s1))
-          if (is_lib(T.recs[s0].s[1])) nlib += plan_ratio(g0, g1, 1, T.recs[s0].s[1]);
+          if (cs_algo_is_library(T.recs[s0].s[1])) nlib += plan_ratio(g0, g1, 1, T.recs[s0].s[1]);
       }
     } else if (kind == K_PREDICT && opt.want[P_MODEL]) {
       plan_model(g0, g1);

@@ -347,10 +347,6 @@ static void bench_tick(void *c) {
  * algorithm, whose wall time and memory it reports. */
 static int sim_groups(const cs_bench_req *q) { return q->smpi && !q->stats; }
 
-static int sim_groupable(const char *name) {
-  return strcmp(name, "native") && strncmp(name, "native:", 7) && strncmp(name, "lib:", 4);
-}
-
 /* A job of its own for algorithm name (one of q->algos) at the sizes left,
  * made from the shared job src: after a shared simulation that ended with
  * rows missing, each algorithm lacking them runs alone, where the existing
@@ -540,7 +536,7 @@ int cs_bench_run(cs_bench_req *q) {
     int g = -1;
     for (int k = 0; k < nj && (q->interleave || sim_groups(q)); k++)
       if (!strcmp(jsizes[k], sizes) &&
-          (!q->smpi || (sim_groupable(q->algos[a]) && sim_groupable(jobname[k]))))
+          (!q->smpi || (!cs_algo_is_library(q->algos[a]) && !cs_algo_is_library(jobname[k]))))
         g = k;
     size_t used = g >= 0 ? strlen(jalgos[g]) : 0;
     if (g >= 0 && used + strlen(q->algos[a]) + 2 < sizeof jalgos[g]) {
