@@ -49,7 +49,11 @@ fi
 [ -f "$tree/algos/registry.def" ] || die "could not copy the source tree"
 # Configured before the kernel file exists: the build must find it itself.
 b=$tmp/build
-cmake -S "$tree" -B "$b" >"$tmp/cmake.log" 2>&1 || { tail -30 "$tmp/cmake.log"; die "cmake failed"; }
+# Unoptimized, without debug information (CMAKE_BUILD_TYPE=None: no -O, no
+# -g): this test is about what the registry generates, not about speed, and
+# the scratch build is most of its time (2.4x less compiler time than the
+# project's default RelWithDebInfo).
+cmake -S "$tree" -B "$b" -DCMAKE_BUILD_TYPE=None >"$tmp/cmake.log" 2>&1 || { tail -30 "$tmp/cmake.log"; die "cmake failed"; }
 # The row goes last inside the rows' #ifdef CS_ALGO block (the file's last
 # #endif).
 add_row() { # add_row ROW: before the file's last #endif (the rows' block)
