@@ -51,6 +51,7 @@
 #include "libalgo.h"
 #include "libcharge.h"
 #include "libsetup.h"
+#include "libtmp.h"
 #ifdef SMPI_H /* defined by SMPI's mpi.h */
 #include <simgrid/barrier.h>
 #include <simgrid/engine.h>
@@ -253,7 +254,16 @@ static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_C
   MPI_Op op = (a->flags & CS_NATIVE) ? o->libop : o->op;
   int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
                             b->counts, b->displs, o->dt, op, comm);
-  return rc == MPI_SUCCESS ? cs_run(a, &x) : rc; /* cs_run charges pending work */
+  if (rc != MPI_SUCCESS) return rc;
+#ifdef SMPI_H
+  /* on shared buffers: the library's temporaries too (libtmp.h) */
+  if (cs_shared_buffers) cs_libtmp_shared(1);
+#endif
+  rc = cs_run(a, &x); /* cs_run charges pending work */
+#ifdef SMPI_H
+  if (cs_shared_buffers) cs_libtmp_shared(0);
+#endif
+  return rc;
 }
 
 /* The local work counters of all simulated processes (shared memory under
@@ -873,6 +883,11 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   if (o.any_native && cs_libsetup_fast(comm, why, sizeof why) && r == 0 &&
       strcmp(why, "COLLSIM_LIB_SETUP=smpi"))
     fprintf(stderr, "collsim bench: note: the library's node set-up keeps its messages: %s\n", why);
+  /* the library's temporaries in shared memory in calls on shared buffers
+   * (libtmp.h): library rows and the rows whose inner collectives are the library's */
+  const char *tmp_env = getenv("COLLSIM_LIB_TMP");
+  if (cs_libtmp_install(why, sizeof why) && r == 0 && strcmp(why, "COLLSIM_LIB_TMP=real"))
+    fprintf(stderr, "collsim bench: note: the library's temporaries stay real memory: %s\n", why);
 #endif
   if (o.lib_charge && lib_charge_setup(&o, r)) {
     free(o.bytes);
@@ -919,6 +934,14 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     for (int g = 0; P && rc == 0 && g < per_gap; g++) cs_probes_round(P, comm, 1);
   }
   cs_probes_close(P);
+#ifdef SMPI_H
+  /* COLLSIM_LIB_TMP=count:FILE (tests): how many were shared, a line appended to FILE */
+  FILE *tf = r == 0 && tmp_env && !strncmp(tmp_env, "count:", 6) ? fopen(tmp_env + 6, "a") : NULL;
+  if (tf) {
+    fprintf(tf, "%ld\n", cs_libtmp_count());
+    fclose(tf);
+  }
+#endif
   if (out) fclose(out);
   free(o.bytes);
   free(o.lib_cfg);
