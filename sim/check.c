@@ -1565,6 +1565,14 @@ int cs_check_verify(cs_coll coll, const cs_algo_info *a, const char *name, long 
    * fit (the timing run itself uses shared buffers). */
   long total = cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? count * p : count;
   double mem = 3.0 * (double)p * (double)total * (double)types[t].ext;
+#ifdef SMPI_H
+  /* SMPI 3.32's scan and exscan (one linear algorithm under every selector:
+   * smpi_coll.cpp) post a receive into a temporary of its own for every
+   * earlier rank at once: p (p - 1) / 2 vectors alive, real memory in a
+   * verification (305 GB at p = 1152 and 115200 ints). */
+  if ((a->flags & CS_NATIVE) && (coll == CS_scan || coll == CS_exscan))
+    mem += 0.5 * (double)p * (double)(p - 1) * (double)count * (double)types[t].ext;
+#endif
   double work = cs_colls[coll].reduces ? (double)p * p * (double)gen_period(t) : 0;
   if (mem > CS_VERIFY_MAX_BYTES || work > 4e9) {
     /* Only rank 0's what is read: 8192 ranks formatting it cost 0.3 s. */
