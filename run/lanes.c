@@ -292,7 +292,7 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
     return 1;
   }
   char lane[4300], multi[4300];
-  snprintf(lane, sizeof lane, "%s/lanes-lane.csv", dir);
+  snprintf(lane, sizeof lane, "%s/lanes-k-lane.csv", dir);
   snprintf(multi, sizeof multi, "%s/lanes-multi.csv", dir);
   fprintf(f,
           "# Multi-lane study on %s (Traff and Hunold 2020)\n\n"
