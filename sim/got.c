@@ -12,9 +12,12 @@
 typedef struct {
   const char *sym;
   void *orig, *hook;
-  int found;     /* libsimgrid seen */
-  int patched;   /* its slot now holds hook */
-  char why[200]; /* else: why not */
+  int found;                  /* libsimgrid seen */
+  int patched;                /* its slot now holds hook */
+  int find_only;              /* cs_got_find: only locate the slot */
+  void **slot;                /* the slot found */
+  uintptr_t text_lo, text_hi; /* libsimgrid's executable segment */
+  char why[200];              /* else: why not */
 } got_patch;
 
 #if defined(__x86_64__)
@@ -45,6 +48,10 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type == PT_DYNAMIC) dyn = (const ElfW(Dyn) *)(info->dlpi_addr + ph->p_vaddr);
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      g->text_lo = info->dlpi_addr + ph->p_vaddr;
+      g->text_hi = g->text_lo + ph->p_memsz;
+    }
     if (ph->p_type == PT_GNU_RELRO) {
       relro = info->dlpi_addr + ph->p_vaddr;
       relro_end = relro + ph->p_memsz;
@@ -79,6 +86,8 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
     snprintf(g->why, sizeof g->why, "%s has no GOT slot for %s", info->dlpi_name, g->sym);
     return 1;
   }
+  g->slot = slot;
+  if (g->find_only) return 1;
   if (*slot == g->hook) {
     g->patched = 1;
     return 1;
@@ -105,8 +114,22 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data) {
 #endif
 }
 
+int cs_got_find(const char *sym, void ***slot, uintptr_t *text_lo, uintptr_t *text_hi, char *why,
+                size_t len) {
+  got_patch g = {sym, NULL, NULL, 0, 0, 1, NULL, 0, 0, ""};
+  dl_iterate_phdr(patch_object, &g);
+  if (!g.slot || !g.text_lo) {
+    snprintf(why, len, "%s", !g.found ? "libsimgrid.so is not loaded" : *g.why ? g.why : "no text");
+    return -1;
+  }
+  *slot = g.slot;
+  *text_lo = g.text_lo;
+  *text_hi = g.text_hi;
+  return 0;
+}
+
 int cs_got_patch(const char *sym, void *orig, void *hook, char *why, size_t len) {
-  got_patch g = {sym, orig, hook, 0, 0, ""};
+  got_patch g = {sym, orig, hook, 0, 0, 0, NULL, 0, 0, ""};
   dl_iterate_phdr(patch_object, &g);
   if (!g.patched) {
     snprintf(why, len, "%s", g.found ? g.why : "libsimgrid.so is not loaded");

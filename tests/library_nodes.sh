@@ -15,15 +15,18 @@
 # says so.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 w=$tmp
-t() { # t PLATFORM ALGO BYTES -> median time
-  awk -F, -v a="$2" '$2 == a { print $6 }' "$w/$1.csv"
+t() { # t PLATFORM ALGO -> median time at 16 KiB
+  awk -F, -v a="$2" '$2 == a && $4 == 16384 { print $6 }' "$w/$1.csv"
 }
+# maxrate's run is also the shared side of the set-up comparison below
+# (lib:mpich, 8 B: COLLSIM_LIB_TMP counts the library's shared temporaries).
 for plat in irene hydra maxrate; do
-  charge=()
+  charge=() algos=native:smp_rdb,native:rdb sizes=16K
   [ $plat = hydra ] && charge=(--lib-charge off)
+  [ $plat = maxrate ] && algos=$algos,lib:mpich sizes=8,16K
   "$cli" platform $plat --nodes 4 --ppn 8 --out "$w/$plat.xml" --hostfile "$w/$plat.hostfile" || fail=1
-  "$cli" bench --platform "$w/$plat.xml" --np 32 --coll allreduce --algos native:smp_rdb,native:rdb \
-    --bytes 16K "${charge[@]}" --out "$w/$plat.csv" 2>"$w/$plat.err" ||
+  COLLSIM_LIB_TMP=count:$w/tmp-count "$cli" bench --platform "$w/$plat.xml" --np 32 --coll allreduce \
+    --algos $algos --bytes $sizes "${charge[@]}" --out "$w/$plat.csv" 2>"$w/$plat.err" ||
     { echo "FAILED: bench on $plat"; fail=1; }
 done
 a=$(t irene native:smp_rdb); b=$(t irene native:rdb)
@@ -45,16 +48,31 @@ else echo "FAILED: maxrate: smp_rdb '$a' s (expected $e s, and unlike rdb '$b' s
 # SMPI's node set-up (Comm::init_smp's ring allgathers) runs without simulated
 # messages in bench's untimed calls (sim/libsetup.h): every timed figure stays
 # as it was, bit for bit, against the same run with SMPI's messages kept.
+# The same for the library's temporaries (sim/libtmp.h): in timed calls its
+# smpi_get_tmp_*buffer temporaries (mvapich2_two_level's), the packed
+# copies of derived-type messages and Datatype::copy's (allgather lane and hier
+# with the library inside) are shared memory; COLLSIM_LIB_TMP=real keeps them
+# real. The rows of both runs must be bit-identical, and the shared run must
+# have shared some (count:FILE: one line per job).
 rows() { grep -v -e '^#' -e '^coll,' "$1"; }
+awk -F, '$2 == "lib:mpich" || $2 == "native:smp_rdb"' "$w/maxrate.csv" >"$w/setup-fast.csv"
+COLLSIM_LIB_SETUP=smpi COLLSIM_LIB_TMP=real "$cli" bench --platform "$w/maxrate.xml" --np 32 --coll allreduce \
+  --algos native:smp_rdb,lib:mpich --bytes 8,16K --out "$w/ref.csv" 2>/dev/null || { echo "FAILED: bench (SMPI's set-up)"; fail=1; }
+awk -F, '$2 == "lib:mpich" || $2 == "native:smp_rdb"' "$w/ref.csv" >"$w/setup-smpi.csv"
 for setup in fast smpi; do
-  [ $setup = smpi ] && export COLLSIM_LIB_SETUP=smpi
-  "$cli" bench --platform "$w/maxrate.xml" --np 32 --coll allreduce --algos lib:mpich,native:smp_rdb \
-    --bytes 8,16K --out "$w/setup-$setup.csv" 2>/dev/null || { echo "FAILED: bench ($setup set-up)"; fail=1; }
-  unset COLLSIM_LIB_SETUP
+  [ $setup = smpi ] && export COLLSIM_LIB_TMP=real
+  [ $setup = fast ] && export COLLSIM_LIB_TMP=count:$w/tmp-count
+  "$cli" bench --platform "$w/maxrate.xml" --np 32 --coll allgather --algos lane,hier \
+    --bytes 64K --out "$w/setup-ag-$setup.csv" 2>"$w/ag-$setup.err" || { cat "$w/ag-$setup.err"; echo "FAILED: allgather ($setup)"; fail=1; }
+  rows "$w/setup-ag-$setup.csv" >>"$w/setup-$setup.csv"
+  unset COLLSIM_LIB_TMP
 done
-if [ "$(rows "$w/setup-fast.csv" | wc -l)" -ge 4 ] && [ "$(rows "$w/setup-fast.csv")" = "$(rows "$w/setup-smpi.csv")" ]; then
-  echo "ok: the library's node set-up without messages leaves the rows bit-identical"
-else echo "FAILED: node set-up: $(rows "$w/setup-fast.csv" | tr '\n' ' ') vs $(rows "$w/setup-smpi.csv" | tr '\n' ' ')"; fail=1; fi
+if [ "$(rows "$w/setup-fast.csv" | wc -l)" -ge 6 ] && [ "$(rows "$w/setup-fast.csv")" = "$(rows "$w/setup-smpi.csv")" ]; then
+  echo "ok: the library's node set-up without messages and its temporaries shared leave the rows bit-identical"
+else echo "FAILED: node set-up and temporaries: $(rows "$w/setup-fast.csv" | tr '\n' ' ') vs $(rows "$w/setup-smpi.csv" | tr '\n' ' ')"; fail=1; fi
+shared=$(awk '{ s += $1; n++ } END { if (n) printf "%d in %d jobs", s, n }' "$w/tmp-count" 2>/dev/null)
+case "$shared" in "" | "0 in"*) echo "FAILED: no library temporary was shared ('$shared')"; fail=1 ;;
+*) echo "ok: library temporaries shared: $shared" ;; esac
 grep -q "one-rank nodes" "$w/maxrate.err" && { echo "FAILED: a note on maxrate"; fail=1; } ||
   echo "ok: no note on maxrate"
 grep -q "see one-rank nodes here and run flat" "$w/hydra.err" && echo "ok: bench says so on hydra" ||

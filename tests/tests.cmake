@@ -334,7 +334,10 @@ add_test(NAME verify_bench COMMAND bash ${T}/verify_bench.sh ${CLI})
 # under the max-rate model), not with one host per rank (hydra 4 x 8: two
 # lanes), where bench says so; one host per node keeps the kernels' max-rate
 # times (model = sim to 1e-9 on maxrate 2 x 4, and the lazy-update case that
-# the files' network/optim:Full is there for).
+# the files' network/optim:Full is there for); SMPI's node set-up without
+# messages and its temporaries in shared memory (sim/libsetup.h, sim/libtmp.h)
+# leave the timed rows bit-identical. The 1152-rank figures they exist for:
+# docs/multilane.md "Cost" (./collsim lanes --study DIR, about 10 minutes).
 add_test(NAME library_nodes COMMAND bash ${T}/library_nodes.sh ${CLI})
 
 # The demo compares against real libraries' selectors, not SMPI's default:
