@@ -56,6 +56,7 @@ static int node_key(cs_ctx *c, int *key, int *check) {
   return MPI_SUCCESS;
 }
 
+#ifndef CS_MPIREC_H
 /* The minimum of v[0 .. 1] over comm: a binomial reduce to rank 0 and a
  * binomial broadcast from it, 2 (p - 1) messages of two ints in all (a
  * butterfly or dissemination would send p log2 p, and SMPI simulates each
@@ -117,6 +118,7 @@ static int ctx_blocks(const cs_ctx *c, int key, int check, int *n) {
   if (rc == MPI_SUCCESS && w[0]) *n = b;
   return rc;
 }
+#endif
 
 static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   cs_ctx *c = calloc(1, sizeof *c);
@@ -128,7 +130,9 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_rank(comm, &c->rank);
   int key = 0, check = 0, rc = node_key(c, &key, &check), blocks = 0;
+#ifndef CS_MPIREC_H /* the models' recording MPI prices messages, not MPI_Comm_split */
   if (rc == MPI_SUCCESS) rc = ctx_blocks(c, key, check, &blocks);
+#endif
   if (rc == MPI_SUCCESS && blocks > 0) {
     c->regular = 1;
     c->min_ppn = c->max_ppn = c->ppn = blocks;
