@@ -277,24 +277,7 @@ int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx) {
  * members alone (MPI_Comm_create_group): SMPI 3.32 then sends nothing but
  * the new communicator's id on it, where its MPI_Comm_split gathers every
  * process's color on one and costs time quadratic in the size of c->comm
- * (ctx_blocks). The models' recording MPI has no groups: it splits.
- *
- * The groups of MPI_COMM_WORLD's node and lane communicators are shared by
- * the processes of one OS process and kept to the end of the run, as the
- * communicators are: SMPI (-no-privatize) runs every simulated process in
- * one, and each of its groups holds a table as long as the largest process
- * id in it, so a group per process cost 0.2 MB per process at 32768 ranks
- * (7 GB); shared, one per node and one per lane. A real MPI library has one
- * process per OS process, which shares with nobody. */
-#ifndef CS_MPIREC_H
-typedef struct shared_group {
-  int first, count, stride;
-  MPI_Group group;
-  struct shared_group *next;
-} shared_group;
-static shared_group *shared_groups;
-#endif
-
+ * (ctx_blocks). The models' recording MPI has no groups: it splits. */
 static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int color, int key,
                           MPI_Comm *out) {
 #ifdef CS_MPIREC_H
@@ -302,11 +285,6 @@ static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int
   return MPI_Comm_split(c->comm, color, key, out);
 #else
   (void)color, (void)key;
-  const int world = c->comm == MPI_COMM_WORLD;
-  shared_group *sg = NULL;
-  for (sg = world ? shared_groups : NULL; sg; sg = sg->next)
-    if (sg->first == first && sg->count == count && sg->stride == stride) break;
-  if (sg) return MPI_Comm_create_group(c->comm, sg->group, CTX_TAG, out);
   MPI_Group all, sub = MPI_GROUP_NULL;
   int range[1][3] = {{first, first + (count - 1) * stride, stride}};
   int rc = MPI_Comm_group(c->comm, &all);
@@ -314,12 +292,7 @@ static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int
   rc = MPI_Group_range_incl(all, 1, range, &sub);
   MPI_Group_free(&all);
   if (rc == MPI_SUCCESS) rc = MPI_Comm_create_group(c->comm, sub, CTX_TAG, out);
-  if (rc == MPI_SUCCESS && world && (sg = malloc(sizeof *sg)) != NULL) {
-    *sg = (shared_group){first, count, stride, sub, shared_groups};
-    shared_groups = sg;
-  } else if (sub != MPI_GROUP_NULL) {
-    MPI_Group_free(&sub);
-  }
+  if (sub != MPI_GROUP_NULL) MPI_Group_free(&sub);
   return rc;
 #endif
 }

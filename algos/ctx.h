@@ -42,7 +42,7 @@
  * regular; integers, MAX/SUM; one on the temporary node communicator).
  * SMPI 3.32's MPI_Comm_split costs wall time quadratic in p (16384 ranks:
  * a third of a NAP run), hence the first path. The node and lane
- * communicators (MPI_Comm_create_group over a shared group where regular,
+ * communicators (MPI_Comm_create_group where regular,
  * MPI_Comm_split under the recording MPI, MPI_Comm_dup for an irregular
  * lane communicator) are made on the first cs_ctx_nodecomm()/cs_ctx_lanecomm()
  * call, which every process of comm makes: a kernel that needs one calls it on
