@@ -8,6 +8,9 @@
 
 #include "topo.h"
 
+/* The tag of the context's own messages. */
+#define CTX_TAG 7412
+
 /* One keyval for all communicators. Under smpirun -no-privatize all
  * simulated processes share it; they run one at a time, so the first one
  * creates it. */
@@ -53,6 +56,70 @@ static int node_key(cs_ctx *c, int *key, int *check) {
   return MPI_SUCCESS;
 }
 
+#ifndef CS_MPIREC_H
+/* The minimum of v[0 .. 1] over comm: a binomial reduce to rank 0 and a
+ * binomial broadcast from it, 2 (p - 1) messages of two ints in all (a
+ * butterfly or dissemination would send p log2 p, and SMPI simulates each
+ * message). Not a kernel: drivers skip the arithmetic of kernels
+ * (cs_skip_compute) in timing runs. */
+static int ctx_min(const cs_ctx *c, int v[2]) {
+  const int r = c->rank, p = c->size;
+  int rc = MPI_SUCCESS, mask = 1;
+  for (; mask < p && rc == MPI_SUCCESS; mask <<= 1) {
+    if (r & mask) {
+      rc = MPI_Send(v, 2, MPI_INT, r - mask, CTX_TAG, c->comm);
+      break;
+    }
+    int got[2];
+    if (r + mask < p) {
+      rc = MPI_Recv(got, 2, MPI_INT, r + mask, CTX_TAG, c->comm, MPI_STATUS_IGNORE);
+      for (int i = 0; i < 2 && rc == MPI_SUCCESS; i++)
+        if (got[i] < v[i]) v[i] = got[i];
+    }
+  }
+  /* mask: the lowest set bit of r (rank 0: a power of two >= p) */
+  if (r > 0 && rc == MPI_SUCCESS)
+    rc = MPI_Recv(v, 2, MPI_INT, r - mask, CTX_TAG, c->comm, MPI_STATUS_IGNORE);
+  for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1)
+    if (r + mask < p) rc = MPI_Send(v, 2, MPI_INT, r + mask, CTX_TAG, c->comm);
+  return rc;
+}
+
+/* The usual placement, found with O(log p) messages per process: nodes are
+ * blocks of n consecutive ranks whose keys increase from block to block
+ * (collsim's hosts node<N> in rank order, virtual nodes of MPI_COMM_WORLD).
+ * Each process gets its left neighbour's key and name check (one
+ * exchange); the smallest rank > 0 that starts a block is n; one more
+ * minimum agrees that the blocks start exactly at the multiples of n, that
+ * n divides p, that the names agree within a block and that the keys
+ * increase. Increasing keys are distinct, so the blocks are exactly the
+ * classes of equal keys: what MPI_Comm_split finds (ctx_create), which
+ * costs SMPI 3.32 time quadratic in p (its root gathers with a linear
+ * gather and waits on the p requests by a waitany per completion), as does
+ * the library's MPI_Allreduce under SMPI's default selector (a linear
+ * reduce); at 16384 ranks on bluewaters these were a third of a NAP run's
+ * wall time. *n: the block size if the placement is such, else 0. */
+static int ctx_blocks(const cs_ctx *c, int key, int check, int *n) {
+  const int r = c->rank, p = c->size;
+  int mine[2] = {key, check}, left[2] = {key, check};
+  *n = 0;
+  int rc =
+      MPI_Sendrecv(mine, 2, MPI_INT, r + 1 < p ? r + 1 : MPI_PROC_NULL, CTX_TAG, left, 2, MPI_INT,
+                   r > 0 ? r - 1 : MPI_PROC_NULL, CTX_TAG, c->comm, MPI_STATUS_IGNORE);
+  int start = r == 0 || left[0] != key;
+  int v[2] = {start && r > 0 ? r : p, 1};
+  if (rc == MPI_SUCCESS) rc = ctx_min(c, v);
+  if (rc != MPI_SUCCESS) return rc;
+  const int b = v[0];
+  int w[2] = {
+      p % b == 0 && start == (r % b == 0) && (start ? r == 0 || left[0] < key : left[1] == check),
+      1};
+  rc = ctx_min(c, w);
+  if (rc == MPI_SUCCESS && w[0]) *n = b;
+  return rc;
+}
+#endif
+
 static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   cs_ctx *c = calloc(1, sizeof *c);
   if (!c) return MPI_ERR_NO_MEM;
@@ -62,7 +129,19 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   MPI_Comm split = MPI_COMM_NULL;
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_rank(comm, &c->rank);
-  int key = 0, check = 0, rc = node_key(c, &key, &check);
+  int key = 0, check = 0, rc = node_key(c, &key, &check), blocks = 0;
+#ifndef CS_MPIREC_H /* the models' recording MPI prices messages, not MPI_Comm_split */
+  if (rc == MPI_SUCCESS) rc = ctx_blocks(c, key, check, &blocks);
+#endif
+  if (rc == MPI_SUCCESS && blocks > 0) {
+    c->regular = 1;
+    c->min_ppn = c->max_ppn = c->ppn = blocks;
+    c->nnodes = c->found_nodes = c->size / blocks;
+    c->node = c->rank / blocks;
+    c->local = c->rank % blocks;
+    *out = c;
+    return MPI_SUCCESS;
+  }
   /* The processes of my node, in rank order. This communicator only serves
    * to learn the topology and is freed below: under SMPI every communicator
    * costs each process memory proportional to the number of processes of
@@ -192,12 +271,38 @@ int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx) {
   return MPI_SUCCESS;
 }
 
+/* The communicator of the count processes first, first + stride, ... of
+ * c->comm (a node or a lane of a regular context), which is MPI_Comm_split's
+ * with (color, key) = (the class, the order within it). Made by the group's
+ * members alone (MPI_Comm_create_group): SMPI 3.32 then sends nothing but
+ * the new communicator's id on it, where its MPI_Comm_split gathers every
+ * process's color on one and costs time quadratic in the size of c->comm
+ * (ctx_blocks). The models' recording MPI has no groups: it splits. */
+static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int color, int key,
+                          MPI_Comm *out) {
+#ifdef CS_MPIREC_H
+  (void)first, (void)count, (void)stride;
+  return MPI_Comm_split(c->comm, color, key, out);
+#else
+  (void)color, (void)key;
+  MPI_Group all, sub = MPI_GROUP_NULL;
+  int range[1][3] = {{first, first + (count - 1) * stride, stride}};
+  int rc = MPI_Comm_group(c->comm, &all);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = MPI_Group_range_incl(all, 1, range, &sub);
+  MPI_Group_free(&all);
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_create_group(c->comm, sub, CTX_TAG, out);
+  if (sub != MPI_GROUP_NULL) MPI_Group_free(&sub);
+  return rc;
+#endif
+}
+
 int cs_ctx_nodecomm(const cs_ctx *ctx, MPI_Comm *nodecomm) {
   /* The context lives in memory the attribute owns; only the cached
    * communicators change after creation. */
   cs_ctx *c = (cs_ctx *)ctx;
   if (c->nodecomm == MPI_COMM_NULL) {
-    int rc = MPI_Comm_split(c->comm, c->node, c->local, &c->nodecomm);
+    int rc = ctx_comm_range(c, c->node * c->ppn, c->ppn, 1, c->node, c->local, &c->nodecomm);
     if (rc != MPI_SUCCESS) {
       c->nodecomm = MPI_COMM_NULL;
       return rc;
@@ -212,8 +317,9 @@ int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
    * changes after creation. */
   cs_ctx *c = (cs_ctx *)ctx;
   if (c->lanecomm == MPI_COMM_NULL) {
-    int rc = c->regular ? MPI_Comm_split(c->comm, c->local, c->node, &c->lanecomm)
-                        : MPI_Comm_dup(c->comm, &c->lanecomm);
+    int rc = c->regular
+                 ? ctx_comm_range(c, c->local, c->nnodes, c->ppn, c->local, c->node, &c->lanecomm)
+                 : MPI_Comm_dup(c->comm, &c->lanecomm);
     if (rc != MPI_SUCCESS) {
       c->lanecomm = MPI_COMM_NULL;
       return rc;

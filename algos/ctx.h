@@ -33,12 +33,19 @@
  * in either case.
  *
  * Cost: creation (the topology) calls only MPI_Comm_size/rank,
- * MPI_Get_processor_name, MPI_Comm_split and MPI_Comm_free (a temporary node
- * communicator), MPI_Allreduce (two, three if not regular; integers,
- * MAX/SUM; one on the temporary node communicator) and the attribute
- * functions. The node and lane communicators (one MPI_Comm_split each, or an
- * MPI_Comm_dup) are made on the first cs_ctx_nodecomm()/cs_ctx_lanecomm()
- * call, which is collective over comm: a kernel that needs one calls it on
+ * MPI_Get_processor_name, point-to-point messages and the attribute
+ * functions where nodes are consecutive blocks of equal size with increasing
+ * node keys (ctx.c, ctx_blocks: one exchange with the left neighbour and two
+ * minimums by binomial trees, about 5 messages per process); otherwise, and
+ * always under the models' recording MPI, MPI_Comm_split and MPI_Comm_free (a
+ * temporary node communicator) and MPI_Allreduce (two, three if not
+ * regular; integers, MAX/SUM; one on the temporary node communicator).
+ * SMPI 3.32's MPI_Comm_split costs wall time quadratic in p (16384 ranks:
+ * a third of a NAP run), hence the first path. The node and lane
+ * communicators (MPI_Comm_create_group where regular,
+ * MPI_Comm_split under the recording MPI, MPI_Comm_dup for an irregular
+ * lane communicator) are made on the first cs_ctx_nodecomm()/cs_ctx_lanecomm()
+ * call, which every process of comm makes: a kernel that needs one calls it on
  * every process, and a driver that times such a kernel calls
  * cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) first. Lazy because under
  * SMPI each communicator costs every process memory proportional to the
