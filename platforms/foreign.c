@@ -17,6 +17,7 @@
 #include "foreign.h"
 #include "platmodel.h"
 #include "provenance.h"
+#include "record.h"
 #include "topo.h"
 
 #ifndef COLLSIM_SOURCE_DIR
@@ -361,6 +362,18 @@ int cs_platform_pricing(const char *cmd, cs_platform_file *pf, int force_routes,
   *mo = cs_model_abg(0, 0, g);
   mo->kind = CS_MODEL_MAXRATE;
   return 1;
+}
+
+void cs_routes_when_needed(const char *cmd, cs_model *mo, const cs_case *c, cs_routes_later *lz) {
+  const cs_prog *g;
+  char err[512];
+  if (!lz || lz->tried || mo->routes || mo->kind == CS_MODEL_ABG ||
+      cs_model_programs(mo, c, &g, err, sizeof err) || !cs_model_fluid_prices(mo, g))
+    return;
+  lz->tried = 1;
+  cs_model on = *mo; /* (attaching sets routes and ppn: only the routes are taken) */
+  if (cs_routes_attach(cmd, lz->pf, lz->hosts, lz->np, 1, &lz->rt, &on) == 0)
+    mo->routes_nb = &lz->rt;
 }
 
 int cs_routes_attach(const char *cmd, cs_platform_file *pf, const char *hostfile, int np, int quiet,
