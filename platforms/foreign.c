@@ -463,7 +463,11 @@ double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet) {
  * computation settings kept). */
 void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len) {
   char all[1024];
-  snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_of(pf->has_model ? &pf->model : NULL));
+  /* A file collsim did not write: SimGrid's full network update, which collsim's fat trees
+   * and dragonflies carry in their <config> (platforms/platgen.c): the lazy one gives some
+   * flows stale rates where routes of different lengths share links. */
+  snprintf(all, sizeof all, "%s%s", cs_platform_smpirun_flags_of(pf->has_model ? &pf->model : NULL),
+           pf->has_model ? "" : " --cfg=network/optim:Full");
   size_t n = 0;
   buf[0] = '\0';
   for (char *s = NULL, *t = strtok_r(all, " ", &s); t; t = strtok_r(NULL, " ", &s)) {

@@ -95,7 +95,9 @@ void cs_routes_when_needed(const char *cmd, cs_model *mo, const cs_case *c, cs_r
 double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet);
 
 /* The smpirun settings of a timing run into buf: collsim's exact-timing
- * flags, or with keep_network those without the network model settings. */
+ * flags (on a file collsim did not write, with SimGrid's full network update,
+ * network/optim:Full), or with keep_network those without the network
+ * settings. */
 void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len);
 
 /* A platform argument: a file, or a named machine (hydra, irene, theta,
