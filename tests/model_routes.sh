@@ -49,7 +49,10 @@ expand() { local IFS=,; for part in $1; do
   if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi; done; }
 pmax=$(expand "$plist" | sort -n | tail -1)
 nodes=$(((pmax + ppn - 1) / ppn))
-[ -n "$colls" ] || colls=$("$cli" list --csv | awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { printf "%s%s", s, $1; s = "," }')
+# the registry, read once (each `list --csv` costs about 16 ms; it was read
+# three times per collective)
+"$cli" list --csv >"$tmp/list" || { echo "FAIL: $cli list --csv"; exit 1; }
+[ -n "$colls" ] || colls=$(awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { printf "%s%s", s, $1; s = "," }' "$tmp/list")
 fail=0 rows=0
 for item in ${plats//,/ }; do
   plat=${item%%/*} pcolls=$colls
@@ -86,10 +89,10 @@ for item in ${plats//,/ }; do
       sk=$skip
       [ "$p" -gt "$big" ] && sk="$sk,alltoall,pairring,lane,hier,"
       [[ $sk == *",$coll,"* ]] && continue
-      algos=$("$cli" list --csv | awk -F, -v c="$coll" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }')
+      algos=$(awk -F, -v c="$coll" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }' "$tmp/list")
       [ -n "$algos" ] || { echo "no algorithm for $coll"; fail=$((fail + 1)); continue; }
-      algos=$("$cli" list --csv | awk -F, -v c="$coll" -v sk="$sk" 'NR > 1 && $1 == c && $2 != "native" &&
-        !index(sk, "," $3 ",") && !index(sk, "," c "/" $2 ",") { printf "%s%s", s, $2; s = "," }')
+      algos=$(awk -F, -v c="$coll" -v sk="$sk" 'NR > 1 && $1 == c && $2 != "native" &&
+        !index(sk, "," $3 ",") && !index(sk, "," c "/" $2 ",") { printf "%s%s", s, $2; s = "," }' "$tmp/list")
       [ -n "$algos" ] || continue
       if ! "$cli" predict "${where[@]}" "${hf[@]}" --np "$p" --coll "$coll" --algo "$algos" \
         --bytes "$sizes" --root $((p / 3)) ${cfg:+--cfg "$cfg"} --out "$tmp/o.csv" 2>"$tmp/err"; then
@@ -103,7 +106,7 @@ for item in ${plats//,/ }; do
       awk -F, -v pl="$plat" 'NR == FNR { if (FNR > 1) fam[$1 "/" $2] = $3; next }
         /^#/ || $1 == "coll" { next }
         { print pl, fam[$1 "/" $2], ($8 == "" ? "nan" : $8), $1 "/" $2 "/p=" $3 "/" $4 }' \
-        <("$cli" list --csv) "$tmp/o.csv" >>"$allrows"
+        "$tmp/list" "$tmp/o.csv" >>"$allrows"
       if [ -n "$bad" ]; then echo "FAIL $plat p=$p $coll (model_s, sim_s, rel_err > $tol, or not fluid-routes):"; echo "$bad"; fail=$((fail + 1)); fi
     done
   done
