@@ -20,14 +20,18 @@
 # list ends with a foreign platform of docs/byo-platform.md, SimGrid's own
 # dragonfly example (tests/platforms/cluster_dragonfly.xml, 120 hosts of one
 # core: its default placement), at p = 24 and 120.
+# --cfg "..." adds smpirun options to every simulation (e.g.
+# "--cfg=network/optim:Lazy" to see SimGrid's default update where a platform
+# asks for the full one). With LOCK=FILE each predict run holds FILE's lock
+# (a shared machine's heavy-run lock); wall_s counts the runs, not the waits.
 # usage: benchmarks/fluid_error.sh [--platforms LIST] [--np LIST] [--bytes LIST] [--colls LIST]
-#                                  [--sample K]
+#                                  [--sample K] [--cfg "..."]
 # e.g.   benchmarks/fluid_error.sh --platforms irene,theta --np 24,100,256,1024 --bytes 1K,1M
 #        benchmarks/fluid_error.sh --platforms tests/platforms/cluster_fat_tree.xml@7+16 --bytes 1K,1M
 # (docs/models.md prints its figures and the command that made them)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-plats=irene,theta,tests/platforms/cluster_dragonfly.xml@24+120 plist=24,100,256,1024 sizes=1K,1M colls="" sample=1
+plats=irene,theta,tests/platforms/cluster_dragonfly.xml@24+120 plist=24,100,256,1024 sizes=1K,1M colls="" sample=1 cfg=""
 args="$*"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -36,7 +40,8 @@ while [ $# -gt 0 ]; do
   --bytes) sizes=$2 ;;
   --colls) colls=$2 ;;
   --sample) sample=$2 ;;
-  *) echo "fluid_error.sh: unknown option '$1' (valid: --platforms --np --bytes --colls --sample)" >&2; exit 2 ;;
+  --cfg) cfg=$2 ;;
+  *) echo "fluid_error.sh: unknown option '$1' (valid: --platforms --np --bytes --colls --sample --cfg)" >&2; exit 2 ;;
   esac
   shift 2
 done
@@ -56,7 +61,7 @@ for item in ${plats//,/ }; do
   [ -e "$plat" ] || [ ! -e "$here/$plat" ] || plat=$here/$plat
   for p in ${pl//,/ }; do
     : >"$tmp/all"
-    start=$(date +%s.%N)
+    : >"$tmp/wall"
     for coll in ${colls//,/ }; do
       [ "$coll" = alltoall ] && [ "$p" -gt 256 ] && continue
       k=1
@@ -64,15 +69,17 @@ for item in ${plats//,/ }; do
       algos=$("$cli" list --csv | awk -F, -v c="$coll" -v k="$k" -v p="$p" 'NR > 1 && $1 == c && $2 != "native" &&
         !(p > 100 && ($3 == "lane" || $3 == "hier")) && n++ % k == 0 { printf "%s%s", s, $2; s = "," }')
       [ -n "$algos" ] || continue
-      if ! "$cli" predict --platform "$plat" --np "$p" --coll "$coll" --algo "$algos" --bytes "$sizes" \
-        --root $((p / 3)) --out "$tmp/o.csv" 2>>"$tmp/err"; then
+      lock=()
+      [ -z "${LOCK:-}" ] || lock=(flock "$LOCK")
+      if ! "${lock[@]}" /usr/bin/time -f %e -a -o "$tmp/wall" "$cli" predict --platform "$plat" --np "$p" --coll "$coll" --algo "$algos" --bytes "$sizes" \
+        --root $((p / 3)) ${cfg:+--cfg "$cfg"} --out "$tmp/o.csv" 2>>"$tmp/err"; then
         echo "predict failed: $plat $p $coll (stderr: $(tail -1 "$tmp/err"))" >&2
         continue
       fi
       awk -F, '/^#/ || $1 == "coll" { next }
         { print ($8 == "" ? "nan" : $8), ($9 == "fluid-routes" ? 0 : 1), $1 "/" $2 "/" $4 }' "$tmp/o.csv" >>"$tmp/all"
     done
-    wall=$(echo "$(date +%s.%N) - $start" | bc)
+    wall=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/wall")
     awk -v pl="$(basename "$plat" .xml)" -v p="$p" -v w="$wall" '
       { n++; other += $2 } $1 == "nan" { nan++; next } { v[++m] = $1 + 0; c[m] = $3 }
       END {

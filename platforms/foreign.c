@@ -17,6 +17,7 @@
 #include "foreign.h"
 #include "platmodel.h"
 #include "provenance.h"
+#include "record.h"
 #include "topo.h"
 
 #ifndef COLLSIM_SOURCE_DIR
@@ -363,6 +364,18 @@ int cs_platform_pricing(const char *cmd, cs_platform_file *pf, int force_routes,
   return 1;
 }
 
+void cs_routes_when_needed(const char *cmd, cs_model *mo, const cs_case *c, cs_routes_later *lz) {
+  const cs_prog *g;
+  char err[512];
+  if (!lz || lz->tried || mo->routes || mo->kind == CS_MODEL_ABG ||
+      cs_model_programs(mo, c, &g, err, sizeof err) || !cs_model_fluid_prices(mo, g))
+    return;
+  lz->tried = 1;
+  cs_model on = *mo; /* (attaching sets routes and ppn: only the routes are taken) */
+  if (cs_routes_attach(cmd, lz->pf, lz->hosts, lz->np, 1, &lz->rt, &on) == 0)
+    mo->routes_nb = &lz->rt;
+}
+
 int cs_routes_attach(const char *cmd, cs_platform_file *pf, const char *hostfile, int np, int quiet,
                      cs_routes *rt, cs_model *mo) {
   memset(rt, 0, sizeof *rt);
@@ -450,7 +463,11 @@ double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet) {
  * computation settings kept). */
 void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len) {
   char all[1024];
-  snprintf(all, sizeof all, "%s", cs_platform_smpirun_flags_of(pf->has_model ? &pf->model : NULL));
+  /* A file collsim did not write: SimGrid's full network update, which collsim's fat trees
+   * and dragonflies carry in their <config> (platforms/platgen.c): the lazy one gives some
+   * flows stale rates where routes of different lengths share links. */
+  snprintf(all, sizeof all, "%s%s", cs_platform_smpirun_flags_of(pf->has_model ? &pf->model : NULL),
+           pf->has_model ? "" : " --cfg=network/optim:Full");
   size_t n = 0;
   buf[0] = '\0';
   for (char *s = NULL, *t = strtok_r(all, " ", &s); t; t = strtok_r(NULL, " ", &s)) {

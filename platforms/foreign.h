@@ -71,13 +71,33 @@ int cs_platform_pricing(const char *cmd, cs_platform_file *pf, int force_routes,
 int cs_routes_attach(const char *cmd, cs_platform_file *pf, const char *hostfile, int np, int quiet,
                      cs_routes *rt, cs_model *mo);
 
+/* The routes of a max-rate or k-lane line (priced by its closed-form event
+ * evaluator) for the cases that evaluator does not price: a program with
+ * nonblocking steps, or a library collective that has them (SMPI's linear
+ * scan inside scan and exscan lane and hier). cs_routes_when_needed places
+ * np ranks as the timing run does (hosts: a hostfile, NULL or "" for the
+ * default placement) and attaches pf's routes to mo->routes_nb the first
+ * time such a case c comes (one attempt; without routes the case fails with
+ * the event evaluator's message); the fluid evaluator then prices those
+ * cases alone on them (models/model.h). predict, map and validate all price
+ * through it, so that they make one choice. Free with cs_routes_free(&lz->rt). */
+typedef struct {
+  cs_platform_file *pf;
+  const char *hosts;
+  int np, tried;
+  cs_routes rt;
+} cs_routes_later;
+void cs_routes_when_needed(const char *cmd, cs_model *mo, const cs_case *c, cs_routes_later *lz);
+
 /* The gamma (s/byte) of local work on pf: its collsim-model line's, or for
  * any other platform 1 / host speed (the slowest host's), printed unless
  * quiet. -1 if the platform cannot be read. */
 double cs_platform_gamma(const char *cmd, cs_platform_file *pf, int quiet);
 
 /* The smpirun settings of a timing run into buf: collsim's exact-timing
- * flags, or with keep_network those without the network model settings. */
+ * flags (on a file collsim did not write, with SimGrid's full network update,
+ * network/optim:Full), or with keep_network those without the network
+ * settings. */
 void cs_timing_flags(const cs_platform_file *pf, int keep_network, char *buf, size_t len);
 
 /* A platform argument: a file, or a named machine (hydra, irene, theta,

@@ -924,6 +924,13 @@ static void write_config(FILE *f, const cs_platform *pl) {
    * update gives the per-rank layout's times. */
   if (pl->topology == CS_TOPO_HIER && !cs_platform_hosts_per_rank(pl))
     fputs("    <prop id=\"network/optim\" value=\"Full\"/>\n", f);
+  /* Fat trees and dragonflies: where routes of different lengths share links, the lazy
+   * update gives some flows stale rates (irene, 1024 ranks, circulant allreduce 1 KiB:
+   * 0.49% off the full update, and a row's time depended on the rows simulated before it);
+   * the full one equals the fluid evaluator there, at the lazy one's cost
+   * (benchmarks/network_optim.sh; docs/models.md). */
+  if (pl->topology == CS_TOPO_FAT_TREE || pl->topology == CS_TOPO_DRAGONFLY)
+    fputs("    <prop id=\"network/optim\" value=\"Full\"/>\n", f);
   fputs("  </config>\n", f);
 }
 

@@ -66,6 +66,9 @@ typedef struct {
    * and hostfile ("" default placement), routes opened per p. */
   cs_platform_file *routes_pf;
   const char *routes_hosts;
+  /* A max-rate or k-lane line priced by its closed form: its file for the
+   * cases that form does not price (cs_routes_when_needed, as predict). */
+  cs_platform_file *nb_pf;
 } map;
 
 static double *tcell(map *m, int c, int a) { return &m->t[(size_t)c * m->nc + a]; }
@@ -507,8 +510,14 @@ out:
 
 /* Prices every candidate at every cell of p = np[u] (cells [c0, c1)). */
 static void price_p(map *m, const cs_model *mo, int c0, int c1) {
-  cs_model on_routes;
+  cs_model on_routes, on_nb;
   cs_routes rt = {0};
+  /* every cell of c0..c1 has one p: the ranks placed for it */
+  cs_routes_later lz = {.pf = m->nb_pf, .hosts = m->routes_hosts, .np = m->cells[c0].p};
+  if (m->nb_pf) {
+    on_nb = *mo;
+    mo = &on_nb;
+  }
   if (m->routes_pf) { /* every cell of c0..c1 has one p: the ranks placed for it */
     on_routes = *mo;
     if (cs_routes_attach("map", m->routes_pf, m->routes_hosts, m->cells[c0].p, 1, &rt,
@@ -528,12 +537,14 @@ static void price_p(map *m, const cs_model *mo, int c0, int c1) {
       k.bytes = m->cells[c].asked;
       char err[512];
       double t;
+      if (m->nb_pf) cs_routes_when_needed("map", &on_nb, &k, &lz);
       if (cs_model_time(mo, &k, &t, err, sizeof err) == 0)
         *tcell(m, c, a) = as_written(t);
       else
         snprintf(ncell(m, c, a), NOTE_LEN, "%.159s", err);
     }
   cs_routes_free(&rt);
+  cs_routes_free(&lz.rt);
 }
 
 /* The cells of this run, grouped by p: unit u is cells [first[u], first[u + 1]). */
@@ -994,6 +1005,9 @@ int cs_map_run(cs_map_req *q) {
     }
     if (r == 1) {
       m.routes_pf = &pf;
+      m.routes_hosts = hosts;
+    } else if (mo.kind != CS_MODEL_ABG) {
+      m.nb_pf = &pf;
       m.routes_hosts = hosts;
     }
     if (m.model_note[0] && !q->quiet)

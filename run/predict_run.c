@@ -41,34 +41,12 @@ static int write_abg(const char *dir, int np, double alpha, double beta, double 
   return cs_write_platform_files(&pl, xml, hosts);
 }
 
-/* The routes of a max-rate or k-lane platform, attached when a row first
- * needs them (a program with nonblocking steps, which the event evaluator
- * does not price): cs_model.routes_nb. */
-typedef struct {
-  cs_platform_file *pf;
-  const char *hosts;
-  int np, tried;
-  cs_routes *rt;
-} routes_later;
-
-static void routes_if_needed(cs_model *mo, const cs_case *c, routes_later *lz) {
-  const cs_prog *g;
-  char err[512];
-  if (!lz || lz->tried || mo->routes || mo->kind == CS_MODEL_ABG ||
-      cs_model_programs(mo, c, &g, err, sizeof err) || !cs_model_fluid_prices(mo, g))
-    return;
-  lz->tried = 1;
-  cs_model on = *mo; /* (attaching sets routes and ppn: only the routes are taken) */
-  if (cs_routes_attach("predict", lz->pf, lz->hosts, lz->np, 1, lz->rt, &on) == 0)
-    mo->routes_nb = lz->rt;
-}
-
 /* Writes predict rows (docs/csv.md) for q's algorithms and sizes; sim times
  * come from a bench CSV at simcsv (NULL: none). approx: the model is not the
  * platform's own (the "# model:" line says how), marked in model_kind. lz:
  * routes to attach when a row needs them (NULL: none). */
 static void predict_rows(FILE *out, const cs_bench_req *q, cs_model *mo, const char *simcsv,
-                         int approx, routes_later *lz) {
+                         int approx, cs_routes_later *lz) {
   for (int a = 0; a < q->nalgos; a++) {
     for (int i = 0; i < q->nbytes; i++) {
       const char *algo = q->algos[a];
@@ -82,7 +60,7 @@ static void predict_rows(FILE *out, const cs_bench_req *q, cs_model *mo, const c
       char err[512], kind[64] = "";
       const char *k;
       if (cs_model_has(q->coll, algo)) {
-        routes_if_needed(mo, &c, lz);
+        cs_routes_when_needed("predict", mo, &c, lz);
         if (cs_model_time(mo, &c, &model, err, sizeof err) != 0) {
           fprintf(stderr, "collsim predict: %s\n", err);
           model = -1;
@@ -113,7 +91,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   /* max-rate and k-lane platforms: the programs their event evaluator does
    * not price (nonblocking steps) go to the fluid evaluator on the
    * platform's routes, attached for the first such row */
-  routes_later lz = {&pf, q.hosts, q.np, 0, &routes}, *later = NULL;
+  cs_routes_later lz = {.pf = &pf, .hosts = q.hosts, .np = q.np}, *later = NULL;
   char approx[4800] = "";
   rc = 0;
   if (platform[0] && pm->abg) {
@@ -205,6 +183,7 @@ int cs_predict_run(const cs_bench_req *req, const char *platform, const cs_predi
   }
   cs_platform_file_free(&pf);
   cs_routes_free(&routes);
+  cs_routes_free(&lz.rt);
   cs_rm_tree(dir);
   return rc;
 }

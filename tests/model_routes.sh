@@ -12,7 +12,7 @@
 # `collsim platform` for the largest p: abg, maxrate, lanes1, lanes2, lanes4
 # (k = 1, 2, 4 lanes), priced with `predict --model routes` (on them predict
 # would otherwise use the closed-form model).
-# usage: [MR_TOL=1e-9] [MR_PPN=4] [MR_SKIP=LIST] [MR_BIG=P] model_routes.sh CLI PLATFORMS PLIST SIZES [COLLS]
+# usage: [MR_TOL=1e-9] [MR_PPN=4] [MR_SKIP=LIST] [MR_BIG=P] [MR_CFG=OPTS] model_routes.sh CLI PLATFORMS PLIST SIZES [COLLS]
 # (PLATFORMS, COLLS: comma lists; COLLS default every collective; a platform
 # written NAME/C1+C2 takes the collectives C1 and C2 instead of COLLS)
 # MR_SKIP: rows left out, each a collective, a family or COLL/ALGO (e.g.
@@ -24,12 +24,19 @@
 # per platform and family (the table docs/models.md prints); MR_ROWS=FILE
 # appends every row to FILE as it is checked (platform, family, rel_err,
 # case), so that a long run that is stopped keeps what it measured.
+# MR_CFG (default --cfg=surf/precision:1e-15): smpirun options the
+# simulations add to collsim's timing settings. SimGrid merges events closer
+# than surf/precision (timing runs: 1e-12 s): a local-work charge that ends
+# less than 1e-12 s after another event ends with it, a few 1e-13 s early,
+# and such shifts add up to 1.4e-5 at hydra p = 1152 (docs/models.md); at
+# 1e-15 SimGrid gives the fluid evaluator's values. MR_CFG= compares with the
+# timing settings as they are.
 # The full matrix (hours): bash tests/model_routes.sh build/collsim-cli
 #   abg,maxrate,lanes1,lanes2,lanes4,hydra,irene,theta,vsc3,bluewaters
 #   2-40,64,100,256,1024 1,1000,64K,1M,16M
 set -uo pipefail
 cli=$1 plats=$2 plist=$3 sizes=$4 colls=${5:-}
-ppn=${MR_PPN:-4} tol=${MR_TOL:-1e-6} skip=",${MR_SKIP:-}," big=${MR_BIG:-256}
+ppn=${MR_PPN:-4} tol=${MR_TOL:-1e-6} cfg=${MR_CFG---cfg=surf/precision:1e-15} skip=",${MR_SKIP:-}," big=${MR_BIG:-256}
 # The lane and hier rows' inner collectives are the library's (priced as the
 # algorithm SMPI's selector runs), except alltoall and reduce_scatter, whose library algorithms
 # (alltoall; reduce_scatter mpich_rdb) the recording MPI does not reproduce
@@ -42,7 +49,10 @@ expand() { local IFS=,; for part in $1; do
   if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi; done; }
 pmax=$(expand "$plist" | sort -n | tail -1)
 nodes=$(((pmax + ppn - 1) / ppn))
-[ -n "$colls" ] || colls=$("$cli" list --csv | awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { printf "%s%s", s, $1; s = "," }')
+# the registry, read once (each `list --csv` costs about 16 ms; it was read
+# three times per collective)
+"$cli" list --csv >"$tmp/list" || { echo "FAIL: $cli list --csv"; exit 1; }
+[ -n "$colls" ] || colls=$(awk -F, 'NR > 1 && $2 != "native" && !seen[$1]++ { printf "%s%s", s, $1; s = "," }' "$tmp/list")
 fail=0 rows=0
 for item in ${plats//,/ }; do
   plat=${item%%/*} pcolls=$colls
@@ -79,13 +89,13 @@ for item in ${plats//,/ }; do
       sk=$skip
       [ "$p" -gt "$big" ] && sk="$sk,alltoall,pairring,lane,hier,"
       [[ $sk == *",$coll,"* ]] && continue
-      algos=$("$cli" list --csv | awk -F, -v c="$coll" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }')
+      algos=$(awk -F, -v c="$coll" 'NR > 1 && $1 == c && $2 != "native" { printf "%s%s", s, $2; s = "," }' "$tmp/list")
       [ -n "$algos" ] || { echo "no algorithm for $coll"; fail=$((fail + 1)); continue; }
-      algos=$("$cli" list --csv | awk -F, -v c="$coll" -v sk="$sk" 'NR > 1 && $1 == c && $2 != "native" &&
-        !index(sk, "," $3 ",") && !index(sk, "," c "/" $2 ",") { printf "%s%s", s, $2; s = "," }')
+      algos=$(awk -F, -v c="$coll" -v sk="$sk" 'NR > 1 && $1 == c && $2 != "native" &&
+        !index(sk, "," $3 ",") && !index(sk, "," c "/" $2 ",") { printf "%s%s", s, $2; s = "," }' "$tmp/list")
       [ -n "$algos" ] || continue
       if ! "$cli" predict "${where[@]}" "${hf[@]}" --np "$p" --coll "$coll" --algo "$algos" \
-        --bytes "$sizes" --root $((p / 3)) --out "$tmp/o.csv" 2>"$tmp/err"; then
+        --bytes "$sizes" --root $((p / 3)) ${cfg:+--cfg "$cfg"} --out "$tmp/o.csv" 2>"$tmp/err"; then
         echo "FAIL $plat p=$p $coll: predict failed: $(cat "$tmp/err")"; fail=$((fail + 1)); continue
       fi
       bad=$(awk -F, -v tol="$tol" '/^#/ || $1 == "coll" { next } { n++ }
@@ -96,7 +106,7 @@ for item in ${plats//,/ }; do
       awk -F, -v pl="$plat" 'NR == FNR { if (FNR > 1) fam[$1 "/" $2] = $3; next }
         /^#/ || $1 == "coll" { next }
         { print pl, fam[$1 "/" $2], ($8 == "" ? "nan" : $8), $1 "/" $2 "/p=" $3 "/" $4 }' \
-        <("$cli" list --csv) "$tmp/o.csv" >>"$allrows"
+        "$tmp/list" "$tmp/o.csv" >>"$allrows"
       if [ -n "$bad" ]; then echo "FAIL $plat p=$p $coll (model_s, sim_s, rel_err > $tol, or not fluid-routes):"; echo "$bad"; fail=$((fail + 1)); fi
     done
   done

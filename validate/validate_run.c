@@ -168,6 +168,12 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   cs_val_set_init(&V);
   for (int l = 0; l < launches; l++) cs_val_set_init(&PL[l]);
   int oom = 0;
+  /* A max-rate or k-lane model prices the cases its event evaluator does not
+   * (nonblocking steps) on the platform's own routes, as predict does. */
+  static cs_platform_file pf;
+  memset(&pf, 0, sizeof pf);
+  cs_platform_load(&pf, q.xml);
+  cs_routes_later lz = {.pf = &pf, .hosts = q.hosts, .np = q.np};
   for (int a = 0; a < q.nalgos; a++)
     for (int i = 0; i < q.nbytes; i++) {
       const char *algo = q.algos[a];
@@ -187,8 +193,10 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
       cs_launch_aggregate(med, los, his, launches, &la);
       double meas = la.n > 0 ? la.median : -1, lo = la.lo, hi = la.hi;
       cs_case c = {q.coll, algo, q.np, b, q.root, q.inplace};
-      if (cs_model_has(q.coll, algo) && cs_model_time(&mo, &c, &model, err, sizeof err) != 0)
-        model = -1;
+      if (cs_model_has(q.coll, algo)) {
+        cs_routes_when_needed("validate", &mo, &c, &lz);
+        if (cs_model_time(&mo, &c, &model, err, sizeof err) != 0) model = -1;
+      }
       const cs_val_case *vc =
           cs_val_add_case(&V, algo, b, model, sim, meas, lo, hi, la.n, la.min, la.max);
       for (int l = 0; l < launches && vc; l++)
@@ -201,6 +209,8 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
         cs_val_set_free(&V);
         for (int l = 0; l < launches; l++) cs_val_set_free(&PL[l]);
         free(calib);
+        cs_routes_free(&lz.rt);
+        cs_platform_file_free(&pf);
         return 1;
       }
       cs_csv_validate_row(f, cs_colls[q.coll].name, algo, q.np, b, model >= 0 ? model : NAN,
@@ -277,5 +287,7 @@ int cs_validate_run(const cs_bench_req *req, const char *platform, const char *d
   free(calib);
   cs_val_set_free(&V);
   for (int l = 0; l < launches; l++) cs_val_set_free(&PL[l]);
+  cs_routes_free(&lz.rt);
+  cs_platform_file_free(&pf);
   return rc;
 }
