@@ -349,6 +349,12 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
           "%s\n",
           library_scan ? "This run timed it." : "This run did not: its columns say `not timed`.");
   fprintf(f,
+          "\nThe lane and hier rows call the library's collectives inside, as the paper's do,\n"
+          "but here under SMPI's default selector (its naive algorithms), not under the\n"
+          "selector of the column they are compared with: a row against lib:ompi is not\n"
+          "Open MPI's algorithms inside the decomposition. Matched pairs (bench --cfg\n"
+          "\"--cfg=smpi/coll-selector:ompi\" --algos lane) are in docs/multilane.md.\n");
+  fprintf(f,
           "\nSee docs/multilane.md for where the simulation agrees with the paper, where not,\n"
           "and why.\n");
   fclose(f);
