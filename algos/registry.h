@@ -42,8 +42,20 @@ typedef struct {
  * dispatcher builds the context only for such rows, and passes ctx = NULL
  * to every other kernel, because building it costs every job a world
  * reduction and a split (4 s of simulator CPU at 8192 ranks); drivers build
- * it before timing. */
-enum { CS_COMMUTATIVE = 1, CS_NATIVE = 2, CS_BASELINE = 4, CS_NODE_AWARE = 8, CS_ASSOCIATIVE = 16 };
+ * it before timing; CS_NODES_ONLY = a CS_NODE_AWARE kernel that reads only
+ * its node communicator: drivers then build no lane communicators before
+ * timing (under SMPI every communicator costs each of its processes memory
+ * proportional to the job: the lane communicators were 334 MB of NAP's
+ * 730 MB at 8192 ranks, and what kept 32768 ranks from fitting), and bench
+ * refuses the row's times if its kernel made one anyway. */
+enum {
+  CS_COMMUTATIVE = 1,
+  CS_NATIVE = 2,
+  CS_BASELINE = 4,
+  CS_NODE_AWARE = 8,
+  CS_ASSOCIATIVE = 16,
+  CS_NODES_ONLY = 32
+};
 
 /* The papers' closed-form costs a registry row can name (models/table1.c
  * prices them), one per CS_FORMULA line of registry.def; CS_F_none: no

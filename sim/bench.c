@@ -228,17 +228,19 @@ static const cs_algo_info *row_of(cs_coll coll, const char *name) {
 }
 
 /* The union of the flags of the run's algorithms (CS_NODE_AWARE: one reads
- * the kernel context; CS_NATIVE: one is the library's). */
+ * the kernel context; CS_NATIVE: one is the library's), but CS_NODES_ONLY
+ * only if every node-aware one has it (then no lane communicators). */
 static unsigned algo_flags(const bench_opts *o) {
   char *list = strdup(o->algos);
-  unsigned any = list ? 0 : ~0u;
+  unsigned any = list ? 0 : ~0u, lanes = !list;
   for (char *save = NULL, *name = list ? strtok_r(list, ",", &save) : NULL; name;
        name = strtok_r(NULL, ",", &save)) {
     const cs_algo_info *a = row_of(o->coll, name);
     if (a) any |= a->flags;
+    if (a && (a->flags & CS_NODE_AWARE) && !(a->flags & CS_NODES_ONLY)) lanes = 1;
   }
   free(list);
-  return any;
+  return lanes ? any & ~(unsigned)CS_NODES_ONLY : any;
 }
 
 /* One call of the collective with algorithm a on the prepared buffers. */
@@ -918,8 +920,11 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have
-   * one (CS_NODE_AWARE). */
-  if ((flags & CS_NODE_AWARE) && cs_ctx_prepare(comm, CS_CTX_NODES | CS_CTX_LANES) != MPI_SUCCESS) {
+   * one (CS_NODE_AWARE), and those that read only their node communicator
+   * get no lane communicators (CS_NODES_ONLY: memory that grows with p^2
+   * under SMPI). */
+  int lanes = flags & CS_NODES_ONLY ? 0 : CS_CTX_LANES;
+  if ((flags & CS_NODE_AWARE) && cs_ctx_prepare(comm, CS_CTX_NODES | lanes) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot build the kernel context\n");
     rc = 2;
   }
@@ -943,6 +948,19 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     for (int g = 0; P && rc == 0 && g < per_gap; g++) cs_probes_round(P, comm, 1);
   }
   cs_probes_close(P);
+  /* A row flagged CS_NODES_ONLY whose kernel made its lane communicator
+   * anyway made it after the preparation above, in a verification or a
+   * timed call (whose time then includes it): the flag is wrong. */
+  const cs_ctx *ctx = NULL;
+  if ((flags & CS_NODES_ONLY) && cs_ctx_get(comm, &ctx) == MPI_SUCCESS &&
+      ctx->lanecomm != MPI_COMM_NULL) {
+    fprintf(stderr,
+            "collsim bench: rank %d: a row flagged CS_NODES_ONLY (algos/registry.def) made its "
+            "lane communicator in a verification or timed call, whose time may include it: "
+            "the row must not carry the flag\n",
+            r);
+    rc = 2;
+  }
 #ifdef SMPI_H
   /* COLLSIM_LIB_TMP=count:FILE (tests): how many were shared, a line appended to FILE */
   FILE *tf = r == 0 && tmp_env && !strncmp(tmp_env, "count:", 6) ? fopen(tmp_env + 6, "a") : NULL;
