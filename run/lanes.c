@@ -182,8 +182,9 @@ static int study_rows(cs_coll coll, const char **out, int max) {
   return n;
 }
 
-/* Whether SMPI runs the same algorithm for coll under every selector. */
-static int one_library(cs_coll coll) { return coll == CS_scan || coll == CS_exscan; }
+/* Whether SMPI runs the same algorithm for coll under every selector: it has
+ * one algorithm for it and no setting (algos/smpi.def). */
+static int one_library(cs_coll coll) { return cs_smpi_cfg_key(coll) == NULL; }
 
 static double lanes_time(const char *csv, const char *pattern, long count, int k) {
   cs_csv_reader r;

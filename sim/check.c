@@ -1564,7 +1564,7 @@ int cs_check_verify(cs_coll coll, const cs_algo_info *a, const char *name, long 
    * per rank, and the folds of the expected values: refuse what would not
    * fit (the timing run itself uses shared buffers). */
   long total = cs_coll_shape(coll) == CS_SHAPE_BLOCKS ? count * p : count;
-  double mem = 3.0 * (double)p * (double)total * (double)types[t].ext;
+  double mem = 3.0 * (double)p * (double)total * (double)types[t].ext, waits = 0;
 #ifdef SMPI_H
   /* SMPI 3.32's scan and exscan (one linear algorithm under every selector:
    * smpi_coll.cpp) post a receive into a temporary of its own for every
@@ -1573,13 +1573,10 @@ int cs_check_verify(cs_coll coll, const cs_algo_info *a, const char *name, long 
   /* Their waits cost SMPI p (p - 1)^2 / 2 request registrations (p - 1
    * Request::waitany over the p - 1 requests, per rank): 7.6e8 at p = 1152,
    * minutes of wall time for one call; counted with the element folds. */
-  double waits = 0;
   if ((a->flags & CS_NATIVE) && (coll == CS_scan || coll == CS_exscan)) {
     mem += 0.5 * (double)p * (double)(p - 1) * (double)count * (double)types[t].ext;
     waits = 0.5 * (double)p * (double)(p - 1) * (double)(p - 1);
   }
-#else
-  double waits = 0;
 #endif
   double work = cs_colls[coll].reduces ? (double)p * p * (double)gen_period(t) : 0;
   if (mem > CS_VERIFY_MAX_BYTES || work + 10 * waits > 4e9) {

@@ -9,7 +9,7 @@
  * jumps through when the function's address is also taken) so that those
  * calls reach hook; the hook forwards to the original where it has nothing
  * to add. Used by libcharge.c (Datatype::copy), libsetup.c (Comm::init_smp,
- * allgather__ring) and libtmp.c (operator new[] and delete[]). x86-64 ELF only. */
+ * allgather__ring) and libtmp.c (operator new[], delete[], malloc and free). x86-64 ELF only. */
 #ifndef CS_GOT_H
 #define CS_GOT_H
 

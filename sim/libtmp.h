@@ -21,8 +21,11 @@
  * that collsim's own kernel temporaries use (cs_backend_shared_tmp: no
  * resident memory, distinct addresses within a process, and SMPI skips the
  * payload copies of messages into or out of it); its delete[] releases the
- * range. Everything else (every other new[], any temporary of a call whose
- * result is checked: bench's verification, check) is libstdc++'s.
+ * range. Likewise libsimgrid's malloc and free: a malloc called from
+ * Request::init_buffer (a derived-type message's packed copy) or
+ * Datatype::copy, by such a process, gets a shared range. Everything else
+ * (every other new[] or malloc, any temporary of a call whose
+ * result is checked: bench's verification, check) is libstdc++'s or libc's.
  * Simulated times do not depend on buffer contents or addresses beyond
  * their distinctness, so timed rows are bit-identical
  * (tests/library_nodes.sh compares with COLLSIM_LIB_TMP=real, which keeps
