@@ -31,6 +31,13 @@ int cs_algo_is_library(const char *algo) {
   return !strcmp(algo, "native") || !strncmp(algo, "native:", 7) || !strncmp(algo, "lib:", 4);
 }
 
+size_t cs_algo_at_lib(const char *name, const char **sel) {
+  const char *at = strstr(name, "@lib:");
+  if (!at) return 0;
+  if (sel) *sel = at + 5;
+  return (size_t)(at - name);
+}
+
 const cs_algo_info *cs_algo_find(cs_coll coll, const char *name) {
   size_t len = strcspn(name, ":");
   if (name[len] == ':' && strncmp(name, "native", len) != 0) return NULL;

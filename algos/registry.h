@@ -47,14 +47,20 @@ typedef struct {
  * timing (under SMPI every communicator costs each of its processes memory
  * proportional to the job: the lane communicators were 334 MB of NAP's
  * 730 MB at 8192 ranks, and what kept 32768 ranks from fitting), and bench
- * refuses the row's times if its kernel made one anyway. */
+ * refuses the row's times if its kernel made one anyway; CS_INNER = the row
+ * calls collectives inside (COLLSIM_INNER's rows, else the library's): a
+ * composition with an `inner` part (cs_compose_verify holds the flag to the
+ * parts both ways) or a kernel that asks cs_inner_row (the lane and hier
+ * kernels, algos/lane: cs_lanes_get refuses a row without it); only such a
+ * row can be named ROW@lib:SEL (cs_algo_at_lib). */
 enum {
   CS_COMMUTATIVE = 1,
   CS_NATIVE = 2,
   CS_BASELINE = 4,
   CS_NODE_AWARE = 8,
   CS_ASSOCIATIVE = 16,
-  CS_NODES_ONLY = 32
+  CS_NODES_ONLY = 32,
+  CS_INNER = 64
 };
 
 /* The papers' closed-form costs a registry row can name (models/table1.c
@@ -101,6 +107,11 @@ const cs_algo_info *cs_algo_find(cs_coll coll, const char *name);
 /* Whether an algorithm name stands for the MPI library (native, native:NAME,
  * lib:SELECTOR) rather than one of collsim's own. */
 int cs_algo_is_library(const char *algo);
+/* ROW@lib:SEL (bench under SMPI): the row ROW, with the library collectives
+ * it calls inside (CS_INNER) run by SMPI's selector SEL, as a library's own
+ * decompositions would call that library. Returns the length of ROW and sets
+ * *sel to SEL, or returns 0 if name has no "@lib:". */
+size_t cs_algo_at_lib(const char *name, const char **sel);
 /* Writes the valid collective names, or the valid algorithm names of coll,
  * separated by ", ". */
 void cs_print_colls(FILE *f);

@@ -32,13 +32,15 @@ static void usage(FILE *f) {
           "                   the times are per exchange (per alltoall)\n"
           "  --out FILE       the CSV (rewritten; default: printed)\n"
           "  --plot DIR       also draw DIR/lanes-PATTERN-time.png and -ratio.png (Figs. 1-3)\n"
-          "       collsim lanes --study DIR [--platform hydra] [--quick] [--library-scan]\n"
+          "       collsim lanes --study DIR [--platform hydra] [--quick] [--full-scan]\n"
           "  the multi-lane study (docs/multilane.md): both benchmarks, then bcast,\n"
-          "  allgather, allreduce and scan with lib:ompi, lib:mpich and the registry's\n"
-          "  lane and hier rows at 36 x 32, pictures in DIR/plots, DIR/summary.md with\n"
-          "  each ratio beside the paper's claim (--quick: two counts, not three).\n"
-          "  The library's scan (SMPI's one linear scan) is timed with --library-scan\n"
-          "  only: about 7 minutes of wall time per count at 1152 ranks\n"
+          "  allgather, allreduce and scan with lib:ompi and lib:mpich against the\n"
+          "  registry's lane and hier rows calling the same library inside\n"
+          "  (ROW@lib:ompi, ROW@lib:mpich) at 36 x 32, pictures in DIR/plots,\n"
+          "  DIR/summary.md with each ratio beside the paper's claim (--quick: two\n"
+          "  counts, not three). Scan runs on the first quarter of the nodes: SMPI's\n"
+          "  one linear scan costs about 7 minutes per call at 1152 ranks (--full-scan:\n"
+          "  on all of them)\n"
           "The wall time of the run is printed on stderr and recorded in the CSV.\n");
 }
 
@@ -60,7 +62,7 @@ int cmd_lanes(int argc, char **argv) {
                             {"--out", &q.out},
                             {"--plot", &q.plot},
                             {"--study", &study}};
-  int quick = 0, library_scan = 0;
+  int quick = 0, full_scan = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
@@ -74,8 +76,8 @@ int cmd_lanes(int argc, char **argv) {
       quick = 1;
       continue;
     }
-    if (!strcmp(argv[i], "--library-scan")) {
-      library_scan = 1;
+    if (!strcmp(argv[i], "--full-scan")) {
+      full_scan = 1;
       continue;
     }
     int took = cs_take_opt("lanes", argc, argv, &i, opts, sizeof opts / sizeof opts[0]);
@@ -84,7 +86,7 @@ int cmd_lanes(int argc, char **argv) {
     fprintf(stderr, "collsim lanes: unknown argument %s (collsim lanes --help)\n", argv[i]);
     return 2;
   }
-  if (study) return cs_lanes_study(study, q.platform ? q.platform : "hydra", quick, library_scan);
+  if (study) return cs_lanes_study(study, q.platform ? q.platform : "hydra", quick, full_scan);
   if (backend && strcmp(backend, "smpi") && strcmp(backend, "mpi")) {
     fprintf(stderr, "collsim lanes: --backend %s: valid are smpi, mpi\n", backend);
     return 2;

@@ -347,6 +347,13 @@ static void bench_tick(void *c) {
  * algorithm, whose wall time and memory it reports. */
 static int sim_groups(const cs_bench_req *q) { return q->smpi && !q->stats; }
 
+/* The selector a ROW@lib:SEL name runs its inner collectives under, or "". */
+static const char *at_selector(const char *name) {
+  const char *sel = "";
+  cs_algo_at_lib(name, &sel);
+  return sel;
+}
+
 /* A job of its own for algorithm name (one of q->algos) at the sizes left,
  * made from the shared job src: after a shared simulation that ended with
  * rows missing, each algorithm lacking them runs alone, where the existing
@@ -536,7 +543,8 @@ int cs_bench_run(cs_bench_req *q) {
     int g = -1;
     for (int k = 0; k < nj && (q->interleave || sim_groups(q)); k++)
       if (!strcmp(jsizes[k], sizes) &&
-          (!q->smpi || (!cs_algo_is_library(q->algos[a]) && !cs_algo_is_library(jobname[k]))))
+          (!q->smpi || (!cs_algo_is_library(q->algos[a]) && !cs_algo_is_library(jobname[k]) &&
+                        !strcmp(at_selector(q->algos[a]), at_selector(jobname[k])))))
         g = k;
     size_t used = g >= 0 ? strlen(jalgos[g]) : 0;
     if (g >= 0 && used + strlen(q->algos[a]) + 2 < sizeof jalgos[g]) {
@@ -558,6 +566,17 @@ int cs_bench_run(cs_bench_req *q) {
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) cs_argv_add(&j->args, "--cfg=contexts/guard-size:0");
+      if (q->cfg && strstr(q->cfg, "smpi/coll-selector") &&
+          (!strncmp(name, "lib:", 4) || cs_algo_at_lib(name, NULL))) {
+        fprintf(stderr,
+                "collsim bench: %s names SMPI's selector and --cfg sets smpi/coll-selector "
+                "too; name it once\n",
+                name);
+        rc = 2;
+        nj--;
+        cs_argv_free(&j->args);
+        break;
+      }
       if (cs_argv_smpi_algo(&j->args, q->coll, name, "bench")) {
         rc = 2;
         nj--;
@@ -567,10 +586,11 @@ int cs_bench_run(cs_bench_req *q) {
       if (q->cfg) argv_add_words(&j->args, "", q->cfg);
       cs_argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
-      if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4)) {
-        fprintf(stderr,
-                "collsim bench: %s selects an SMPI algorithm; with --backend mpi use native\n",
-                name);
+      if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4) || cs_algo_at_lib(name, NULL)) {
+        fprintf(stderr, "collsim bench: %s selects an SMPI algorithm; with --backend mpi use %s\n",
+                name,
+                cs_algo_at_lib(name, NULL) ? "the row alone (it calls the real library inside)"
+                                           : "native");
         rc = 2;
         nj--;
         cs_argv_free(&j->args);
@@ -758,9 +778,40 @@ out:
   return rc;
 }
 
+/* ROW@lib:SEL: ROW a row that calls collectives inside (CS_INNER), SEL one
+ * of SMPI's selectors. 0, or -1 with a message. */
+static int check_at_lib(cs_coll coll, const char *a) {
+  const char *sel;
+  size_t len = cs_algo_at_lib(a, &sel);
+  char row[128];
+  snprintf(row, sizeof row, "%.*s", (int)(len < sizeof row ? len : sizeof row - 1), a);
+  const cs_algo_info *r = cs_algo_find(coll, row);
+  if (!r || !(r->flags & CS_INNER)) {
+    fprintf(stderr, "collsim: %s: ROW@lib:SEL needs a row of %s that calls collectives inside (", a,
+            cs_colls[coll].name);
+    int k = 0;
+    for (int i = 0; i < cs_nalgos; i++)
+      if (cs_algos[i].coll == coll && (cs_algos[i].flags & CS_INNER))
+        fprintf(stderr, "%s%s", k++ ? ", " : "", cs_algos[i].name);
+    fprintf(stderr, "%s)\n", k ? "" : "none");
+    return -1;
+  }
+  if (!cs_smpi_selector_valid(sel)) {
+    fprintf(stderr, "collsim: %s: unknown SMPI selector '%s' (valid: ", a, sel);
+    cs_print_smpi_selectors(stderr, "", ", ");
+    fprintf(stderr, ")\n");
+    return -1;
+  }
+  return 0;
+}
+
 int cs_check_algos(cs_coll coll, const char **algos, int n) {
   for (int i = 0; i < n; i++) {
     const char *a = algos[i];
+    if (cs_algo_at_lib(a, NULL)) {
+      if (check_at_lib(coll, a)) return -1;
+      continue;
+    }
     if (!strncmp(a, "lib:", 4)) {
       if (cs_smpi_check_name(stderr, coll, a)) return -1;
       continue;
@@ -768,7 +819,7 @@ int cs_check_algos(cs_coll coll, const char **algos, int n) {
     if (!cs_algo_find(coll, a)) {
       fprintf(stderr, "collsim: unknown %s algorithm '%s'. Valid: ", cs_colls[coll].name, a);
       cs_print_algos(stderr, coll);
-      fprintf(stderr, ", lib:SELECTOR (collsim list --smpi)\n");
+      fprintf(stderr, ", lib:SELECTOR (collsim list --smpi), ROW@lib:SELECTOR\n");
       return -1;
     }
     if (cs_smpi_check_name(stderr, coll, a)) return -1;

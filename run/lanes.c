@@ -172,14 +172,24 @@ int cs_lanes_run(const cs_lanes_req *q) {
 /* The rows of coll the study compares with the library: the registry's
  * node-aware rows (CS_NODE_AWARE: the full-lane and hierarchical
  * decompositions, and NAP for allreduce). */
-static int study_rows(cs_coll coll, const char **out, int max) {
+static int study_rows(cs_coll coll, const cs_algo_info **out, int max) {
   int n = 0;
   for (int i = 0; i < cs_nalgos && n < max; i++) {
     const cs_algo_info *a = &cs_algos[i];
     if (a->coll != coll) continue;
-    if (a->flags & CS_NODE_AWARE) out[n++] = a->name;
+    if (a->flags & CS_NODE_AWARE) out[n++] = a;
   }
   return n;
+}
+
+/* The name bench times row r under against library lib ("lib:ompi"): a row
+ * that calls collectives inside (CS_INNER) calls that library's, as the
+ * paper's decompositions call the library they are compared with
+ * (ROW@lib:SEL); any other row is itself. */
+static const char *paired(const cs_algo_info *r, const char *lib, char *buf, size_t len) {
+  if (!(r->flags & CS_INNER)) return r->name;
+  snprintf(buf, len, "%s@%s", r->name, lib);
+  return buf;
 }
 
 /* Whether SMPI runs the same algorithm for coll under every selector: it has
@@ -210,7 +220,7 @@ static void ratio_cell(FILE *f, double num, double den) {
     fputs(" - |", f);
 }
 
-int cs_lanes_study(const char *dir, const char *platform, int quick, int library_scan) {
+int cs_lanes_study(const char *dir, const char *platform, int quick, int full_scan) {
   static const char *const colls[] = {"bcast", "allgather", "allreduce", "scan"};
   /* The paper's counts (MPI_INT): bcast, allreduce, scan c = 1152 .. 11 520 000
    * per process; allgather block counts c = 1 .. 100 000 (Figs. 5-7). The
@@ -241,8 +251,10 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
   }
   /* 2. The collectives, native (Open MPI's and MPICH's selectors) against the
    * registry's lane and hier rows (Figs. 5-7). */
-  const char *rows[CS_MAX_ALGOS];
-  int nrows[4], np = 0;
+  static const char *const libs[2] = {"lib:ompi", "lib:mpich"};
+  const cs_algo_info *rows[CS_MAX_ALGOS];
+  static char names[CS_MAX_ALGOS][64];
+  int np[4] = {0}, nodes = 0;
   for (int c = 0; c < 4; c++) {
     cs_bench_req q;
     cs_bench_defaults(&q);
@@ -250,23 +262,33 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
     if (cs_resolve_platform(platform, NULL, q.xml, q.hosts, sizeof q.xml)) return 2;
     cs_platform_file pf;
     cs_platform_load(&pf, q.xml);
-    q.np = np = pf.model.np;
-    cs_platform_file_free(&pf);
-    if (np <= 0) {
-      fprintf(stderr, "collsim lanes --study: %s has no collsim-model line (np)\n", q.xml);
-      return 2;
-    }
+    q.np = np[c] = pf.model.np;
     q.coll = (cs_coll)cs_coll_by_name(colls[c]);
     /* SMPI 3.32 has one scan (linear, smpi_coll.cpp) under every selector,
      * and at 1152 ranks one call of it costs about 7 minutes of wall time
-     * (its waits: docs/multilane.md "Cost"): timed with library_scan only,
-     * once, as lib:ompi; the summary's lib:mpich column of scan is that row. */
-    int nlib = one_library(q.coll) ? library_scan != 0 : 2;
-    q.algos[0] = "lib:ompi";
-    q.algos[1] = "lib:mpich";
-    nrows[c] = study_rows(q.coll, rows, CS_MAX_ALGOS - 2);
-    for (int i = 0; i < nrows[c]; i++) q.algos[nlib + i] = rows[i];
-    q.nalgos = nlib + nrows[c];
+     * (its waits grow as p^3: docs/multilane.md "Cost"): scan runs on the
+     * first quarter of the nodes (64 times cheaper), on all with full_scan. */
+    if (one_library(q.coll) && !full_scan && pf.model.nodes > 8) {
+      nodes = (pf.model.nodes + 3) / 4;
+      q.np = np[c] = nodes * pf.model.ppn;
+    }
+    cs_platform_file_free(&pf);
+    if (np[c] <= 0) {
+      fprintf(stderr, "collsim lanes --study: %s has no collsim-model line (np)\n", q.xml);
+      return 2;
+    }
+    /* one row of the library's scan: the summary's lib:mpich column of scan
+     * is lib:ompi's */
+    int nlib = one_library(q.coll) ? 1 : 2;
+    q.algos[0] = libs[0];
+    q.algos[1] = libs[1];
+    q.nalgos = nlib;
+    int n = study_rows(q.coll, rows, CS_MAX_ALGOS / 2 - 1);
+    for (int i = 0; i < n; i++)
+      for (int l = 0; l < 2; l++) {
+        const char *name = paired(rows[i], libs[l], names[q.nalgos], sizeof names[0]);
+        if (l == 0 || strcmp(name, q.algos[q.nalgos - 1])) q.algos[q.nalgos++] = name;
+      }
     q.type = CS_BENCH_INT;
     int blocked = !strcmp(colls[c], "allgather");
     q.nbytes = blocked ? nblk : nvec;
@@ -315,12 +337,17 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
           "\nThe paper: the lane pattern ~2x faster for k >= 2 at large c and no penalty at\n"
           "small c; >= 2 concurrent alltoalls sustained (t(k=2)/t(k=1) about 1).\n\n"
           "## The collectives against the library (Figs. 5-7)\n\n"
-          "| collective | count c | row | lib:ompi / row | lib:mpich / row | the paper |\n"
+          "Each ratio pairs a library with itself: lib:ompi against the row calling\n"
+          "lib:ompi's collectives inside (ROW@lib:ompi), lib:mpich against ROW@lib:mpich,\n"
+          "as the paper's decompositions call the library they are compared with (a row\n"
+          "that calls no collective inside is compared as it is).\n\n"
+          "| collective | count c | row | lib:ompi / row@lib:ompi | lib:mpich / row@lib:mpich | "
+          "the paper |\n"
           "|---|---|---|---|---|---|\n");
   for (int c = 0; c < 4; c++) {
     snprintf(path, sizeof path, "%s/%s.csv", dir, colls[c]);
     cs_coll coll = (cs_coll)cs_coll_by_name(colls[c]);
-    int n = study_rows(coll, rows, CS_MAX_ALGOS - 2), blocked = !strcmp(colls[c], "allgather");
+    int n = study_rows(coll, rows, CS_MAX_ALGOS / 2 - 1), blocked = !strcmp(colls[c], "allgather");
     const char *claim = !strcmp(colls[c], "bcast")       ? "lane ~3x over native at large c"
                         : !strcmp(colls[c], "allreduce") ? "lane ~2x over MPICH"
                         : !strcmp(colls[c], "scan")      ? "lane 10-20x over native"
@@ -329,32 +356,25 @@ int cs_lanes_study(const char *dir, const char *platform, int quick, int library
     for (int r = 0; r < n; r++)
       for (int i = 0; i < (blocked ? nblk : nvec); i++) {
         long cnt = blocked ? blk[i] : vec[i];
-        long m = blocked ? cs_size_from_block(coll, np, 4 * cnt) : 4 * cnt;
-        double tr = cs_bench_lookup(path, rows[r], m);
-        fprintf(f, "| %s | %ld | %s |", colls[c], cnt, rows[r]);
-        if (one_library(coll) && !library_scan) {
-          fprintf(f, " not timed (row: %.3g s) | not timed |", tr);
-        } else {
-          ratio_cell(f, cs_bench_lookup(path, "lib:ompi", m), tr);
-          ratio_cell(f, cs_bench_lookup(path, one_library(coll) ? "lib:ompi" : "lib:mpich", m), tr);
-        }
+        long m = blocked ? cs_size_from_block(coll, np[c], 4 * cnt) : 4 * cnt;
+        char b0[64], b1[64];
+        double t0 = cs_bench_lookup(path, paired(rows[r], libs[0], b0, sizeof b0), m),
+               t1 = cs_bench_lookup(path, paired(rows[r], libs[1], b1, sizeof b1), m);
+        fprintf(f, "| %s | %ld | %s |", colls[c], cnt, rows[r]->name);
+        ratio_cell(f, cs_bench_lookup(path, libs[0], m), t0);
+        ratio_cell(f, cs_bench_lookup(path, one_library(coll) ? libs[0] : libs[1], m), t1);
         fprintf(f, " %s |\n", claim);
       }
   }
   fprintf(f,
           "\nscan: SMPI 3.32 runs one linear scan under every selector, so lib:ompi and\n"
-          "lib:mpich are one row, timed once as lib:ompi with --library-scan only: each\n"
-          "rank waits p - 1 times with Request::waitany over its p - 1 requests: p^3 / 2\n"
-          "request registrations, minutes of wall time per call at a thousand ranks\n"
-          "(docs/multilane.md \"Cost\").\n"
-          "%s\n",
-          library_scan ? "This run timed it." : "This run did not: its columns say `not timed`.");
-  fprintf(f,
-          "\nThe lane and hier rows call the library's collectives inside, as the paper's do,\n"
-          "but here under SMPI's default selector (its naive algorithms), not under the\n"
-          "selector of the column they are compared with: a row against lib:ompi is not\n"
-          "Open MPI's algorithms inside the decomposition. Matched pairs (bench --cfg\n"
-          "\"--cfg=smpi/coll-selector:ompi\" --algos lane) are in docs/multilane.md.\n");
+          "lib:mpich are one row, timed once as lib:ompi: each rank waits p - 1 times with\n"
+          "Request::waitany over its p - 1 requests, p^3 / 2 request registrations,\n"
+          "about 7 minutes of wall time per call at 1152 ranks (docs/multilane.md \"Cost\").\n"
+          "%s: %d processes%s.\n",
+          nodes ? "So this run's scan ran on the first quarter of the nodes"
+                : "This run's scan ran on all the nodes",
+          np[3], nodes ? " (--full-scan runs it on all of them: 7 minutes per call)" : "");
   fprintf(f,
           "\nSee docs/multilane.md for where the simulation agrees with the paper, where not,\n"
           "and why.\n");

@@ -30,9 +30,9 @@ int cs_lanes_plot(const char *csv, const char *pattern, const char *dir, const c
  * allgather, allreduce and scan with lib:ompi, lib:mpich and the registry's
  * lane and hier rows (names or families beginning so), pictures in
  * dir/plots and dir/summary.md with each ratio beside the paper's claim.
- * quick: two counts per collective instead of three. library_scan: the
- * library's scan too (SMPI's linear scan, minutes per call at 1152 ranks;
- * else its columns say why not). Prints its wall time. */
-int cs_lanes_study(const char *dir, const char *platform, int quick, int library_scan);
+ * quick: two counts per collective instead of three. Scan runs on the
+ * first quarter of the nodes (SMPI's one linear scan costs minutes per call
+ * at 1152 ranks), on all of them with full_scan. Prints its wall time. */
+int cs_lanes_study(const char *dir, const char *platform, int quick, int full_scan);
 
 #endif

@@ -222,8 +222,15 @@ static void stats(double *t, int n, double *med, double *mean, double *lo, doubl
   cs_median_ci(t, n, med, lo, hi);
 }
 
-/* The registry row of a name of --algos: lib:SELECTOR runs the native row. */
+/* The registry row of a name of --algos: lib:SELECTOR runs the native row,
+ * ROW@lib:SELECTOR the row ROW (smpirun was given the selector). */
 static const cs_algo_info *row_of(cs_coll coll, const char *name) {
+  char row[128];
+  size_t at = cs_algo_at_lib(name, NULL);
+  if (at && at < sizeof row) {
+    snprintf(row, sizeof row, "%.*s", (int)at, name);
+    return cs_algo_find(coll, row);
+  }
   return cs_algo_find(coll, strncmp(name, "lib:", 4) ? name : "native");
 }
 

@@ -6,6 +6,11 @@
 #  - multi-collective: 2 concurrent alltoalls cost no more than 1.1x one;
 #  - under mpirun with virtual nodes (--vnode 2, 4 ranks): rows for every k,
 #    positive times;
+#  - bench's ROW@lib:SEL (the study's pairing: the row with the library it is
+#    compared with inside) is the row run under SMPI's selector SEL, bit for
+#    bit, on hydra 2 x 32, and differs with another selector; ROW@lib:SEL of
+#    a row that calls no collective inside, and lib:SEL or ROW@lib:SEL with a
+#    --cfg that sets the selector too, are refused;
 #  - bad input is refused with a message naming what is valid.
 # The papers' runs: ./collsim lanes --platform hydra --pattern k-lane|multi
 #   --counts 1152,115200,11520000 --plot DIR (docs/multilane.md).
@@ -48,4 +53,24 @@ fi
   bad "pattern ring accepted" || { grep -q "lane or multi" "$tmp/e" && ok "bad pattern refused"; }
 "$cli" lanes --platform "$tmp/l.xml" --pattern k-lane --counts 8 --k 5 >/dev/null 2>"$tmp/e" &&
   bad "k = 5 > ppn accepted" || { grep -q "valid are 1 .. 4" "$tmp/e" && ok "k > ppn refused" || bad "k message: $(cat "$tmp/e")"; }
+# ROW@lib:SEL against ROW under --cfg=smpi/coll-selector:SEL (allreduce 16 KiB:
+# Open MPI's and MPICH's selectors pick different lane allreduces there)
+platform hydra --nodes 2 --out "$tmp/h.xml" --hostfile "$tmp/h.hostfile"
+med() { awk -F, -v a="$2" '$2 == a && $4 == 16384 { print $6 }' "$1"; }
+hb() { "$cli" bench --platform "$tmp/h.xml" --hostfile "$tmp/h.hostfile" --np 64 --coll allreduce \
+  --type int --bytes 16K --quiet "$@"; }
+if hb --algos lane@lib:ompi,lane@lib:mpich --out "$tmp/at.csv" 2>"$tmp/e" &&
+  hb --algos lane --cfg "--cfg=smpi/coll-selector:ompi" --out "$tmp/cfg.csv" 2>"$tmp/e"; then
+  a=$(med "$tmp/at.csv" lane@lib:ompi) b=$(med "$tmp/cfg.csv" lane) c=$(med "$tmp/at.csv" lane@lib:mpich)
+  [ -n "$a" ] && [ "$a" = "$b" ] && ok "lane@lib:ompi = lane under the ompi selector ($a s)" ||
+    bad "lane@lib:ompi '$a' s, lane under --cfg ompi '$b' s"
+  [ -n "$c" ] && [ "$a" != "$c" ] && ok "lane@lib:mpich differs ($c s)" || bad "lane@lib:mpich '$c' s = '$a'"
+else
+  bad "bench lane@lib:SEL failed: $(cat "$tmp/e")"
+fi
+hb --algos butterfly@lib:ompi --out "$tmp/no.csv" 2>"$tmp/e" && bad "butterfly@lib:ompi accepted" ||
+  { grep -q "calls collectives inside (lane, hier)" "$tmp/e" && ok "butterfly@lib:ompi refused" || bad "message: $(cat "$tmp/e")"; }
+hb --algos lib:mpich --cfg "--cfg=smpi/coll-selector:ompi" --out "$tmp/no.csv" 2>"$tmp/e" &&
+  bad "lib:mpich with a selector in --cfg accepted" ||
+  { grep -q "name it once" "$tmp/e" && ok "lib:mpich with a selector in --cfg refused" || bad "message: $(cat "$tmp/e")"; }
 exit $fail

@@ -34,7 +34,7 @@ int main(void) {
   int rows = 0;
   for (int i = 0; i < cs_nalgos; i++) rows += cs_algos[i].parts[0] != '\0';
   ASSERT_GE(rows, 4, "composition rows in the registry");
-  const unsigned C = CS_COMMUTATIVE, N = CS_NODE_AWARE;
+  const unsigned C = CS_COMMUTATIVE, N = CS_NODE_AWARE, I = CS_INNER;
   /* Accepted: the shapes the header describes. */
   expect(CS_allreduce, C, "reduce_scatter:butterfly allgatherv:ceilhalf", OK);
   expect(CS_allreduce, C | N,
@@ -53,9 +53,14 @@ int main(void) {
               "valid: inner, circulant, ceilhalf, butterfly, pairring, native)"));
   /* A split or join without a piece runs through the dispatcher. */
   expect(CS_allreduce, C, "reduce_scatter:native allgatherv:circulant", OK);
-  expect(CS_allreduce, C | N,
+  expect(CS_allreduce, C | N | I,
          "reduce_scatter:inner@node allreduce:inner@lane allgatherv:inner@node", OK);
-  expect(CS_bcast, N, "scatterv:inner@node bcast:inner@lane allgatherv:inner@node", OK);
+  expect(CS_bcast, N | I, "scatterv:inner@node bcast:inner@lane allgatherv:inner@node", OK);
+  /* CS_INNER (ROW@lib:SEL) goes with the `inner` parts, both ways. */
+  expect(CS_bcast, N, "scatterv:inner@node bcast:binomial@lane allgatherv:circulant@node",
+         WANT("has an `inner` part, so the row must carry CS_INNER"));
+  expect(CS_bcast, N | I, "bcast:binomial@leaders bcast:binomial@node",
+         WANT("carries CS_INNER but no part is `inner`"));
   expect(CS_allreduce, C | N, "allreduce:butterfly@socket",
          WANT("unknown communicator 'socket'", "valid: comm, node, lane, leaders"));
   expect(CS_allreduce, C, "allreduce", WANT("'allreduce' is not COLLECTIVE:ALGORITHM"));
@@ -76,7 +81,7 @@ int main(void) {
   /* Rooted rows run parts on node (root: the root's local rank) and on
    * leaders (the lane of the root's local rank). */
   expect(CS_reduce, C | N, "reduce:binomial@node reduce:binomial@leaders", OK);
-  expect(CS_reduce, C | N, "reduce:inner@node reduce:nosuch@leaders",
+  expect(CS_reduce, C | N | I, "reduce:inner@node reduce:nosuch@leaders",
          WANT("reduce has no algorithm 'nosuch'", "valid: inner,"));
   expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
   return cs_test_end();

@@ -315,9 +315,10 @@ static int check_row(const cs_algo_info *a, const part *pt, int n, char *err, si
     snprintf(err, len, "a composition is not the library's own (CS_NATIVE)");
     return -1;
   }
-  int open[MAX_PARTS], depth = 0, needs_ctx = 0;
+  int open[MAX_PARTS], depth = 0, needs_ctx = 0, inner = 0;
   for (int i = 0; i < n; i++) {
     const part *p = &pt[i];
+    inner |= p->inner;
     needs_ctx |= p->on != ON_COMM || (p->row->flags & CS_NODE_AWARE);
     if (p->on != ON_COMM && (p->row->flags & CS_NODE_AWARE)) {
       snprintf(err, len,
@@ -370,6 +371,12 @@ static int check_row(const cs_algo_info *a, const part *pt, int n, char *err, si
     snprintf(err, len,
              "the row is CS_NODE_AWARE but every part runs on comm: it would build a context "
              "for nothing");
+    return -1;
+  }
+  if (inner != !!(a->flags & CS_INNER)) {
+    snprintf(err, len,
+             inner ? "it has an `inner` part, so the row must carry CS_INNER"
+                   : "the row carries CS_INNER but no part is `inner`");
     return -1;
   }
   return 0;

@@ -10,6 +10,13 @@ int cs_lanes_get(cs_lanes *L, const cs_ctx *ctx, MPI_Comm comm, cs_coll coll, co
   char err[768] = "";
   int rc = MPI_SUCCESS;
   memset(L, 0, sizeof *L);
+  /* ROW@lib:SEL and the lists of rows that call collectives inside read
+   * CS_INNER: a kernel that asks for inner rows must carry it. */
+  const cs_algo_info *self = cs_algo_find(coll, name);
+  if (!self || !(self->flags & CS_INNER)) {
+    snprintf(err, sizeof err, "the row does not carry CS_INNER (registry.def)");
+    rc = MPI_ERR_ARG;
+  }
   for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
     if (cs_inner_row(colls[i], &L->row[colls[i]], err, sizeof err))
       rc = MPI_ERR_ARG;
