@@ -112,6 +112,12 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx);
  * since they all run the kernels), else the library's own (native). Returns
  * 0, or -1 with a sentence in err naming what is valid. */
 int cs_inner_row(cs_coll coll, const cs_algo_info **row, char *err, size_t len);
+/* The operation the library's collectives are handed (the native rows, on
+ * their own or as the inner parts of a decomposition): NULL, the caller's;
+ * the simulated bench driver sets it to one that maps its operation to a
+ * copy that charges the library's reductions (sim/libcharge.h), so that the
+ * library's work is charged wherever the library runs. */
+extern MPI_Op (*cs_native_op)(MPI_Op op);
 /* Whether inner row r serves op on dt (its CS_COMMUTATIVE and CS_ASSOCIATIVE;
  * op MPI_OP_NULL: not a reduction): 0, or -1 with a sentence in err. */
 int cs_inner_usable(const cs_algo_info *r, MPI_Op op, MPI_Datatype dt, char *err, size_t len);

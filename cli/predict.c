@@ -85,7 +85,10 @@ static void predict_usage(FILE *f) {
           "  --bytes LIST, --block-bytes LIST, --type T, --root R, --in-place, --out FILE,\n"
           "  --reps, --warmup, --time-limit, --cfg, --layout, --lib-charge, --verify,\n"
           "  --smpi-network, --samples, --stats, --quiet, --redo, --format, --backend:\n"
-          "                   as in collsim bench (the simulation is a bench run)\n");
+          "                   as in collsim bench (the simulation is a bench run), but\n"
+          "                   --lib-charge is off unless given: the model prices the\n"
+          "                   library's collectives inside lane and hier rows as SMPI\n"
+          "                   runs them, their reductions and copies free\n");
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -93,12 +96,17 @@ int cmd_predict(int argc, char **argv) {
   cs_bench_defaults(&q);
   pred_opts po = {NULL, 1e-6, 1e-10, 2.5e-10, 0};
   char platform[4096];
+  /* The recording MPI prices the library's collectives inside a decomposition
+   * as SMPI runs them, their local work free (models/mpirec/libcoll.c): the
+   * simulation does the same unless --lib-charge on is given. */
+  q.lib_free = -1;
   int rc = cs_bench_parse(argc, argv, &q, "predict", pred_extra, &po, platform, sizeof platform);
   if (rc == 1) {
     predict_usage(stdout);
     return 0;
   }
   if (rc) return rc;
+  if (q.lib_free < 0) q.lib_free = 1;
   if (!q.nalgos || !q.nbytes) {
     fprintf(stderr,
             "collsim predict: --algo and --bytes are required (see collsim predict --help)\n");

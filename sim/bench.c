@@ -94,11 +94,11 @@ typedef struct {
   int launch;                      /* the probes' launch column */
   int verify; /* 0: every row; 1 (--verify=library): native rows only; 2 (--verify=none): none */
   int lib_charge; /* simulation: the library's reductions charged (libcharge.h) */
-  MPI_Op libop;   /* the operation library rows get: op, or op charged */
+  MPI_Op libop;   /* the operation the library gets (cs_native_op): op, or op charged */
   char *lib_cfg;  /* the run's extra smpirun options (which algorithm ran), or NULL */
   int smpi_ppn;   /* processes per SimGrid host if equal on all, else 0 */
   int extra;      /* the CSV has the columns algo_ran, reduced_bytes, ... */
-  int any_native; /* a row runs the library's algorithm (CS_NATIVE) */
+  int any_lib;    /* a row runs the library: its own (CS_NATIVE) or inside (lib_inside) */
   int out_bad;    /* rank 0 could not open the output file */
   /* This process's rank in the run's communicator, and its size: asked once
    * (an MPI_Comm_rank costs SMPI about 480 instructions, and the harness
@@ -222,6 +222,22 @@ static void stats(double *t, int n, double *med, double *mean, double *lo, doubl
   cs_median_ci(t, n, med, lo, hi);
 }
 
+/* Whether row a runs the library's collectives: it is the library's own
+ * (CS_NATIVE), or calls collectives inside (CS_INNER) and COLLSIM_INNER
+ * names none of collsim's for them (then every inner collective is the
+ * library's). The library's work is charged in either case (cs_native_op
+ * hands the library the charged operation wherever it runs); this decides
+ * the untimed call that builds SMPI's node structure. */
+static int runs_library(const cs_algo_info *a) {
+  const char *inner = getenv("COLLSIM_INNER");
+  return (a->flags & CS_NATIVE) || ((a->flags & CS_INNER) && (!inner || !*inner));
+}
+
+/* The operation the library gets (cs_native_op): the charged copy of the
+ * run's operation (one run, one operation). */
+static MPI_Op bench_op, bench_libop;
+static MPI_Op charged_op(MPI_Op op) { return op == bench_op ? bench_libop : op; }
+
 /* The registry row of a name of --algos: lib:SELECTOR runs the native row,
  * ROW@lib:SELECTOR the row ROW (smpirun was given the selector). */
 static const cs_algo_info *row_of(cs_coll coll, const char *name) {
@@ -260,9 +276,8 @@ typedef struct {
 static int call(const cs_algo_info *a, const bench_opts *o, bench_bufs *b, MPI_Comm comm) {
   cs_args x;
   int r = o->r;
-  MPI_Op op = (a->flags & CS_NATIVE) ? o->libop : o->op;
   int rc = cs_args_for_rank(&x, o->coll, r, o->root, o->inplace, b->sbuf, b->rbuf, b->count,
-                            b->counts, b->displs, o->dt, op, comm);
+                            b->counts, b->displs, o->dt, o->op, comm);
   if (rc != MPI_SUCCESS) return rc;
 #ifdef SMPI_H
   /* on shared buffers: the library's temporaries too (libtmp.h) */
@@ -526,12 +541,15 @@ static void row_extra(const bench_opts *o, const cs_algo_info *a, const char *na
   x->algo_ran = row_ran(o, a, name, p, total, simulated, ran, len);
   x->reduced_bytes = x->copied_bytes = NAN;
   if (!simulated || calls < 1) return;
-  if (!lib) {
-    x->reduced_bytes = (m[0] - mark0[0]) / (double)calls;
-    x->copied_bytes = (m[1] - mark0[1]) / (double)calls;
-  } else if (o->lib_charge) {
-    x->reduced_bytes = (m[2] - mark0[2]) / (double)calls;
-    x->copied_bytes = (m[3] - mark0[3]) / (double)calls;
+  /* collsim's work, the library's (charged) or both (a row with the
+   * library's collectives inside: CS_INNER) */
+  double red = 0, cop = 0;
+  if (!lib) red += m[0] - mark0[0], cop += m[1] - mark0[1];
+  if ((a->flags & (CS_NATIVE | CS_INNER)) && o->lib_charge)
+    red += m[2] - mark0[2], cop += m[3] - mark0[3];
+  if (!lib || o->lib_charge) {
+    x->reduced_bytes = red / (double)calls;
+    x->copied_bytes = cop / (double)calls;
   }
 }
 
@@ -563,8 +581,7 @@ static void prepare_run(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Co
    * scan and exscan (one linear algorithm under every selector) never build
    * it: no untimed call (at 1152 ranks one costs minutes: docs/multilane.md). */
   int builds = o->coll != CS_scan && o->coll != CS_exscan;
-  if (simulated && (ar->a->flags & CS_NATIVE) && bytes == first_nonempty(o) && !ar->verified &&
-      builds) {
+  if (simulated && runs_library(ar->a) && bytes == first_nonempty(o) && !ar->verified && builds) {
     double crc = call(ar->a, o, b, comm) != MPI_SUCCESS;
     agree_max(o, &crc, 1, comm);
   }
@@ -601,7 +618,7 @@ static int time_rep(const bench_opts *o, algo_run *ar, bench_bufs *b, MPI_Comm c
     if (!simulated) t0 = start;
 #ifdef SMPI_H
     /* the library's copies are charged in timed calls only */
-    int timed_lib = o->lib_charge && (ar->a->flags & CS_NATIVE);
+    int timed_lib = o->lib_charge && (ar->a->flags & (CS_NATIVE | CS_INNER));
     if (timed_lib) cs_libcharge_timed(1);
     cs_libsetup_timed(1); /* a set-up inside a timed call keeps its messages */
 #endif
@@ -846,13 +863,17 @@ CS_OUTLINE static int parse_opts(int argc, char **argv, int p, bench_opts *o) {
   return o->nbytes < 1 ? 2 : 0;
 }
 
-/* Simulation with --lib-charge: the charged operation library rows get, and
- * the charging of the library's copies; 0, or 2 with the reason said by rank 0. */
+/* Simulation with --lib-charge: the charged operation the library gets
+ * wherever it runs (cs_native_op), and the charging of the library's copies;
+ * 0, or 2 with the reason said by rank 0. */
 CS_OUTLINE static int lib_charge_setup(bench_opts *o, int r) {
   if (cs_libcharge_wrap(o->op, &o->libop) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot create the charged operation\n");
     return 2;
   }
+  bench_op = o->op;
+  bench_libop = o->libop;
+  cs_native_op = charged_op;
 #ifdef SMPI_H
   char why[256];
   if (cs_libcharge_copies(why, sizeof why) != 0) {
@@ -892,13 +913,13 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   cs_shared_buffers = simulated;
   o.libop = o.op;
   unsigned flags = algo_flags(&o);
-  o.any_native = (flags & CS_NATIVE) != 0;
+  o.any_lib = (flags & (CS_NATIVE | CS_INNER)) != 0;
   /* a real library pays for its work itself; collsim's kernels charge theirs */
-  if (!simulated || !o.any_native) o.lib_charge = 0;
+  if (!simulated || !o.any_lib) o.lib_charge = 0;
 #ifdef SMPI_H
   /* SMPI's node set-up in untimed calls without messages (libsetup.h) */
   char why[256];
-  if (o.any_native && cs_libsetup_fast(comm, why, sizeof why) && r == 0 &&
+  if (o.any_lib && cs_libsetup_fast(comm, why, sizeof why) && r == 0 &&
       strcmp(why, "COLLSIM_LIB_SETUP=smpi"))
     fprintf(stderr, "collsim bench: note: the library's node set-up keeps its messages: %s\n", why);
   /* the library's temporaries in shared memory in calls on shared buffers
@@ -923,7 +944,7 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   int rc = 0;
   int global = global_clock(comm);
   /* what SMPI's selectors see, for the library's rows only (row_ran) */
-  if (simulated && o.any_native) o.smpi_ppn = smpi_ppn(&o, comm);
+  if (simulated && o.any_lib) o.smpi_ppn = smpi_ppn(&o, comm);
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have
@@ -979,6 +1000,9 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   if (out) fclose(out);
   free(o.bytes);
   free(o.lib_cfg);
-  if (o.libop != o.op) cs_libcharge_free(&o.libop);
+  if (o.libop != o.op) {
+    cs_native_op = NULL;
+    cs_libcharge_free(&o.libop);
+  }
   return rc;
 }

@@ -10,9 +10,10 @@
  * communicator's library context (csrec_lib_comm), so that the recording
  * prices exactly those messages: blocking sends and receives as blocking
  * steps, Isend/Irecv/Waitall as nonblocking ones. SMPI charges no time for
- * a library call's local work in a collsim kernel (sim/libcharge.c charges
- * native rows only), so nothing is charged here; data move only between
- * private buffers (the shared arena holds no data).
+ * a library call's local work, so nothing is charged here: predict's
+ * simulation runs without --lib-charge (bench charges the library's work
+ * wherever it runs, inside decompositions too, unless --lib-charge off);
+ * data move only between private buffers (the shared arena holds no data).
  *
  * A collective whose chosen algorithm is not in the table fails the case
  * with a message naming the collective, the algorithm and the selector.
