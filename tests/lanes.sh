@@ -10,7 +10,9 @@
 #    compared with inside) is the row run under SMPI's selector SEL, bit for
 #    bit, on hydra 2 x 32, and differs with another selector; ROW@lib:SEL of
 #    a row that calls no collective inside, and lib:SEL or ROW@lib:SEL with a
-#    --cfg that sets the selector too, are refused;
+#    --cfg that sets the selector too, are refused; the library's work inside
+#    is charged as lib:SEL's is (reduced_bytes > 0, slower than with
+#    --lib-charge off);
 #  - bad input is refused with a message naming what is valid.
 # The papers' runs: ./collsim lanes --platform hydra --pattern k-lane|multi
 #   --counts 1152,115200,11520000 --plot DIR (docs/multilane.md).
@@ -65,6 +67,12 @@ if hb --algos lane@lib:ompi,lane@lib:mpich --out "$tmp/at.csv" 2>"$tmp/e" &&
   [ -n "$a" ] && [ "$a" = "$b" ] && ok "lane@lib:ompi = lane under the ompi selector ($a s)" ||
     bad "lane@lib:ompi '$a' s, lane under --cfg ompi '$b' s"
   [ -n "$c" ] && [ "$a" != "$c" ] && ok "lane@lib:mpich differs ($c s)" || bad "lane@lib:mpich '$c' s = '$a'"
+  red=$(awk -F, '$2 == "lane@lib:ompi" && $4 == 16384 { print $13 }' "$tmp/at.csv")
+  hb --algos lane@lib:ompi --lib-charge off --out "$tmp/free.csv" 2>"$tmp/e"
+  f=$(med "$tmp/free.csv" lane@lib:ompi)
+  awk -v r="$red" -v a="$a" -v f="$f" 'BEGIN { exit !(r > 0 && f > 0 && a > f) }' &&
+    ok "the library's work inside is charged: $red B reduced per call, $a s against $f s free" ||
+    bad "lane@lib:ompi charged: reduced '$red' B, $a s against '$f' s with --lib-charge off"
 else
   bad "bench lane@lib:SEL failed: $(cat "$tmp/e")"
 fi
