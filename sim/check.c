@@ -431,6 +431,32 @@ static const known_defect known_defects[] = {
      "simulation)"},
 };
 
+/* A decomposition inherits the defects of every native algorithm of the
+ * library collectives it calls inside (its inner row native: COLLSIM_INNER
+ * names none of collsim's): every scan and exscan decomposition calls
+ * MPI_Exscan, the scan ones MPI_Scan too (algos/lane/scan.c). */
+static const known_defect *find_inherited(cs_coll coll, int type) {
+#ifdef SMPI_H
+  static const struct {
+    cs_coll row, inner;
+  } uses[] = {{CS_scan, CS_scan}, {CS_scan, CS_exscan}, {CS_exscan, CS_exscan}};
+  for (size_t u = 0; u < sizeof uses / sizeof uses[0]; u++) {
+    const cs_algo_info *r;
+    char err[256];
+    if (uses[u].row != coll || cs_inner_row(uses[u].inner, &r, err, sizeof err) ||
+        !(r->flags & CS_NATIVE))
+      continue;
+    for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
+      if (known_defects[i].smpi && known_defects[i].coll == uses[u].inner &&
+          !known_defects[i].algo && known_defects[i].type == type)
+        return &known_defects[i];
+  }
+#else
+  (void)coll, (void)type;
+#endif
+  return NULL;
+}
+
 static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, const char *name,
                                       int type) {
 #ifdef SMPI_H
@@ -438,6 +464,7 @@ static const known_defect *find_known(cs_coll coll, const cs_algo_info *a, const
 #else
   int smpi = 0;
 #endif
+  if (a->flags & CS_INNER) return find_inherited(coll, type);
   if (!(a->flags & CS_NATIVE)) return NULL;
   for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
     if (known_defects[i].smpi == smpi && known_defects[i].coll == coll &&

@@ -3,13 +3,15 @@
  * context.
  *
  * Accepts: any p (regular or not: lane.h), count 0, derived types,
- * MPI_IN_PLACE; commutative ops only (CS_COMMUTATIVE). The decomposition
- * keeps rank order in principle (every result is (earlier nodes' totals)
- * op (my node's prefix), each part in rank order), but the check's
- * non-commutative cases failed under SMPI with the library's inner
- * collectives (p = 6, 3 per node: rank 2 already wrong in hier, where only
- * a node scan touches it) and were not understood in time: refused until
- * they are.
+ * MPI_IN_PLACE, and non-commutative ops: the decomposition keeps rank
+ * order (rank = node n + local on every communicator, lane.h; every result
+ * is (earlier nodes' total) op (my node's prefix), T op recvbuf, and each
+ * inner collective reduces in rank order, as MPI requires of MPI_Scan,
+ * MPI_Exscan and MPI_Reduce_scatter and as collsim's inner rows without
+ * CS_COMMUTATIVE do). Under SMPI 3.32 the library's MPI_Scan and
+ * MPI_Exscan get non-commutative ops wrong (a known defect, sim/check.c),
+ * so there the rows are right for them with collsim's scans inside
+ * (COLLSIM_INNER=scan:hillis,exscan:hillis), as the check shows.
  * Schedule, N nodes of n processes, count c:
  *   lane: a reduce_scatter on my node splits the input into n near-equal
  *     blocks of the node's total; an exscan on my lane gives, for my
