@@ -300,7 +300,7 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
       return 1;
     }
   if (set_smp_inner()) return 1;
-  int quick = q->quick, max_p = q->max_p > 0 ? q->max_p : quick ? 64 : 4096;
+  int quick = q->quick, max_p = q->max_p > 0 ? q->max_p : quick ? 64 : PMAX;
   double cap = q->cap > 0 ? q->cap : quick ? 30 : 60;
   if (max_p % PPN || max_p > PMAX) {
     fprintf(stderr, "collsim nodeaware: --max-p %d: a multiple of %d up to %d\n", max_p, PPN, PMAX);
