@@ -124,6 +124,13 @@ int cs_inner_usable(const cs_algo_info *r, MPI_Op op, MPI_Datatype dt, char *err
 /* Whether row a's parts follow the rules of compose.c's header: 0, or -1
  * with a sentence in err that names the part and what is valid. */
 int cs_compose_check(const cs_algo_info *a, char *err, size_t len);
+/* The communicators of the kernel context (CS_CTX_NODES, CS_CTX_LANES,
+ * CS_CTX_LEADERS: the lane of the call's root's local rank only, algos/ctx.h)
+ * that row a reads, which a driver prepares before timing it: none for a row
+ * without a context, the node's for a CS_NODES_ONLY kernel, node and lane for
+ * any other node-aware kernel, and for a composition what its parts run on
+ * (and what the rows of its parts on comm read). */
+int cs_row_ctx_needs(const cs_algo_info *a);
 /* cs_compose_check on every CS_COMPOSE row; prints one line per bad row to
  * f (if not NULL) and returns their number. */
 int cs_compose_verify(FILE *f);

@@ -28,6 +28,7 @@ static int ctx_delete(MPI_Comm comm, int key, void *val, void *extra) {
   (void)comm, (void)key, (void)extra;
   cs_ctx *c = val;
   if (c->lanecomm != MPI_COMM_NULL) MPI_Comm_free(&c->lanecomm);
+  if (c->leaderscomm != MPI_COMM_NULL) MPI_Comm_free(&c->leaderscomm);
   if (c->nodecomm != MPI_COMM_NULL && c->nodecomm != MPI_COMM_SELF) MPI_Comm_free(&c->nodecomm);
   free(c);
   return MPI_SUCCESS;
@@ -126,6 +127,8 @@ static int ctx_create(MPI_Comm comm, cs_ctx **out) {
   c->comm = comm;
   c->nodecomm = MPI_COMM_NULL;
   c->lanecomm = MPI_COMM_NULL;
+  c->leaderscomm = MPI_COMM_NULL;
+  c->leaders_of = -1;
   MPI_Comm split = MPI_COMM_NULL;
   MPI_Comm_size(comm, &c->size);
   MPI_Comm_rank(comm, &c->rank);
@@ -273,18 +276,22 @@ int cs_ctx_get(MPI_Comm comm, const cs_ctx **ctx) {
 
 /* The communicator of the count processes first, first + stride, ... of
  * c->comm (a node or a lane of a regular context), which is MPI_Comm_split's
- * with (color, key) = (the class, the order within it). Made by the group's
- * members alone (MPI_Comm_create_group): SMPI 3.32 then sends nothing but
- * the new communicator's id on it, where its MPI_Comm_split gathers every
- * process's color on one and costs time quadratic in the size of c->comm
- * (ctx_blocks). The models' recording MPI has no groups: it splits. */
-static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int color, int key,
-                          MPI_Comm *out) {
+ * with (color, key) = (the class, the order within it), on its members;
+ * MPI_COMM_NULL on the others, which call too (member = 0). Made by the
+ * group's members alone (MPI_Comm_create_group; the others return at once):
+ * SMPI 3.32 then sends nothing but the new communicator's id on it, where
+ * its MPI_Comm_split gathers every process's color on one and costs time
+ * quadratic in the size of c->comm (ctx_blocks). The models' recording MPI
+ * has no groups: it splits, the others with MPI_UNDEFINED. */
+static int ctx_comm_range(const cs_ctx *c, int first, int count, int stride, int member, int color,
+                          int key, MPI_Comm *out) {
 #ifdef CS_MPIREC_H
   (void)first, (void)count, (void)stride;
-  return MPI_Comm_split(c->comm, color, key, out);
+  return MPI_Comm_split(c->comm, member ? color : MPI_UNDEFINED, key, out);
 #else
   (void)color, (void)key;
+  *out = MPI_COMM_NULL;
+  if (!member) return MPI_SUCCESS;
   MPI_Group all, sub = MPI_GROUP_NULL;
   int range[1][3] = {{first, first + (count - 1) * stride, stride}};
   int rc = MPI_Comm_group(c->comm, &all);
@@ -302,7 +309,7 @@ int cs_ctx_nodecomm(const cs_ctx *ctx, MPI_Comm *nodecomm) {
    * communicators change after creation. */
   cs_ctx *c = (cs_ctx *)ctx;
   if (c->nodecomm == MPI_COMM_NULL) {
-    int rc = ctx_comm_range(c, c->node * c->ppn, c->ppn, 1, c->node, c->local, &c->nodecomm);
+    int rc = ctx_comm_range(c, c->node * c->ppn, c->ppn, 1, 1, c->node, c->local, &c->nodecomm);
     if (rc != MPI_SUCCESS) {
       c->nodecomm = MPI_COMM_NULL;
       return rc;
@@ -317,9 +324,9 @@ int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
    * changes after creation. */
   cs_ctx *c = (cs_ctx *)ctx;
   if (c->lanecomm == MPI_COMM_NULL) {
-    int rc = c->regular
-                 ? ctx_comm_range(c, c->local, c->nnodes, c->ppn, c->local, c->node, &c->lanecomm)
-                 : MPI_Comm_dup(c->comm, &c->lanecomm);
+    int rc = c->regular ? ctx_comm_range(c, c->local, c->nnodes, c->ppn, 1, c->local, c->node,
+                                         &c->lanecomm)
+                        : MPI_Comm_dup(c->comm, &c->lanecomm);
     if (rc != MPI_SUCCESS) {
       c->lanecomm = MPI_COMM_NULL;
       return rc;
@@ -329,11 +336,41 @@ int cs_ctx_lanecomm(const cs_ctx *ctx, MPI_Comm *lanecomm) {
   return MPI_SUCCESS;
 }
 
-int cs_ctx_prepare(MPI_Comm comm, int what) {
+int cs_ctx_leaderscomm(const cs_ctx *ctx, int root, MPI_Comm *leaders) {
+  cs_ctx *c = (cs_ctx *)ctx; /* only the cached communicators change */
+  const int lead = c->regular ? root % c->ppn : 0, member = c->local == lead;
+  *leaders = MPI_COMM_NULL;
+  /* The lane communicator, where made, is made on every process (its cache
+   * state is the same on all of them, as the split below needs). */
+  if (c->lanecomm != MPI_COMM_NULL) {
+    if (member) *leaders = c->lanecomm;
+    return MPI_SUCCESS;
+  }
+  if (c->leaders_of != lead) {
+    if (c->leaderscomm != MPI_COMM_NULL) MPI_Comm_free(&c->leaderscomm);
+    int rc = c->regular ? ctx_comm_range(c, lead, c->nnodes, c->ppn, member, lead, c->node,
+                                         &c->leaderscomm)
+                        : MPI_Comm_dup(c->comm, &c->leaderscomm);
+    if (rc != MPI_SUCCESS) {
+      c->leaderscomm = MPI_COMM_NULL;
+      c->leaders_of = -1;
+      return rc;
+    }
+    c->leaders_of = lead;
+  }
+  *leaders = c->leaderscomm;
+  return MPI_SUCCESS;
+}
+
+int cs_ctx_prepare_root(MPI_Comm comm, int what, int root) {
   const cs_ctx *c;
   int rc = cs_ctx_get(comm, &c);
-  MPI_Comm nc, lc;
+  MPI_Comm nc, lc, ld;
   if (rc == MPI_SUCCESS && (what & CS_CTX_NODES)) rc = cs_ctx_nodecomm(c, &nc);
   if (rc == MPI_SUCCESS && (what & CS_CTX_LANES)) rc = cs_ctx_lanecomm(c, &lc);
+  if (rc == MPI_SUCCESS && (what & CS_CTX_LEADERS) && !(what & CS_CTX_LANES))
+    rc = cs_ctx_leaderscomm(c, root, &ld);
   return rc;
 }
+
+int cs_ctx_prepare(MPI_Comm comm, int what) { return cs_ctx_prepare_root(comm, what, 0); }

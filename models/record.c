@@ -190,12 +190,13 @@ static void rank_main(int r, void *arg) {
   int rc = cs_args_for_rank(&x, c->coll, r, c->root, c->inplace, d->sbuf, d->rbuf, d->count,
                             d->counts, d->displs, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
   /* Setup, free as in the timing driver (sim/bench.c builds the kernel
-   * context before the first timed call): the node and lane communicators
-   * of a node-aware row. Then the priced call: from here on a library
+   * context before the first timed call): the communicators of the context
+   * that a node-aware row reads (cs_row_ctx_needs: node and lane, or only
+   * node and the root's leaders). Then the priced call: from here on a library
    * collective is priced as the algorithm SMPI runs, and a communicator
    * created inside the call fails the case (models/mpirec/mpi.h). */
   if (rc == MPI_SUCCESS && (d->a->flags & CS_NODE_AWARE))
-    rc = cs_ctx_prepare(MPI_COMM_WORLD, CS_CTX_NODES | CS_CTX_LANES);
+    rc = cs_ctx_prepare_root(MPI_COMM_WORLD, cs_row_ctx_needs(d->a), c->root);
   csrec_priced(1);
   if (rc == MPI_SUCCESS) rc = cs_run(d->a, &x);
   if (rc != MPI_SUCCESS)

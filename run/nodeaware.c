@@ -259,6 +259,36 @@ static const char *sizes_where(const double *t, const double *u, const double *v
   return k ? buf : "no size of the grid";
 }
 
+/* Where SMP overtakes NAP along the sizes (smp, nap: times, <= 0 where
+ * missing): a phrase in buf. */
+static const char *crossover(const double *smp, const double *nap, const long *sizes, int n,
+                             char *buf, size_t len) {
+  int first = -1, have = 0;
+  for (int z = 0; z < n && first < 0; z++) {
+    if (!(smp[z] > 0 && nap[z] > 0)) continue;
+    have = 1;
+    if (smp[z] < nap[z]) first = z;
+  }
+  if (!have)
+    snprintf(buf, len, "not measured");
+  else if (first < 0)
+    snprintf(buf, len, "none from %ld B to %ld B: NAP ahead of SMP at every size", sizes[0],
+             sizes[n - 1]);
+  else if (first == 0 || !(nap[first - 1] > 0))
+    snprintf(buf, len, "none: SMP ahead of NAP already at %ld B (%.2fx)", sizes[first],
+             nap[first] / smp[first]);
+  else
+    snprintf(buf, len,
+             "between %ld B and %ld B (NAP ahead at %ld B, SMP / NAP = %.2f; SMP ahead at %ld B, "
+             "NAP / SMP = %.2f)",
+             sizes[first - 1], sizes[first], sizes[first - 1], smp[first - 1] / nap[first - 1],
+             sizes[first], nap[first] / smp[first]);
+  return buf;
+}
+
+/* The sizes of the equations' crossover search: 8 B doubled up to 64 MiB. */
+enum { NDENSE = 24 };
+
 int cs_nodeaware_study(const cs_nodeaware_req *q) {
   double t_start = now();
   const cs_algo_info *rows[NROWS] = {row_of(CS_allreduce, CS_F_butterfly),
@@ -270,7 +300,7 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
       return 1;
     }
   if (set_smp_inner()) return 1;
-  int quick = q->quick, max_p = q->max_p > 0 ? q->max_p : quick ? 64 : 4096;
+  int quick = q->quick, max_p = q->max_p > 0 ? q->max_p : quick ? 64 : PMAX;
   double cap = q->cap > 0 ? q->cap : quick ? 30 : 60;
   if (max_p % PPN || max_p > PMAX) {
     fprintf(stderr, "collsim nodeaware: --max-p %d: a multiple of %d up to %d\n", max_p, PPN, PMAX);
@@ -469,6 +499,9 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
     for (int a = 0; a < NROWS; a++) fprintf(f, " %.2f | %.2f |", 1e6 * eqs[a][z], 1e6 * ex[a][z]);
     fputc('\n', f);
   }
+  double st[NROWS][16]; /* simulated against the size at psize */
+  for (int a = 0; a < NROWS; a++)
+    for (int z = 0; z < 16; z++) st[a][z] = -1;
   /* Where NAP leads both, and where SMP is ahead of NAP: the sizes of the grid. */
   char l1[512], l2[512], l3[512], l4[512];
   fprintf(f,
@@ -515,7 +548,6 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
             "| bytes | RD (us) | SMP (us) | NAP (us) | RD / NAP | SMP / NAP |\n"
             "|---|---|---|---|---|---|\n",
             psize);
-    double st[NROWS][16];
     for (int z = 0; z < nszs; z++) {
       fprintf(f, "| %ld |", szs[z]);
       for (int a = 0; a < NROWS; a++) {
@@ -533,6 +565,53 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
         "\nSimulated at %d processes: NAP ahead of RD and SMP at %s; SMP ahead of NAP at\n%s.\n\n",
         psize, sizes_where(st[2], st[0], st[1], szs, nszs, l1),
         sizes_where(st[1], st[2], NULL, szs, nszs, l2));
+  }
+  /* The crossover at the paper's p: simulated, and eqs. 5-6 on a finer grid
+   * to 64 MiB (they cost nothing), with their growth per byte at the top. */
+  {
+    long dense[NDENSE];
+    double e5[NDENSE], e6[NDENSE];
+    for (int z = 0; z < NDENSE; z++) {
+      dense[z] = 8L << z;
+      if (cs_table1_time(&mo, CS_allreduce, rows[1]->name, pbig, dense[z], &e5[z]) != 0) e5[z] = -1;
+      if (cs_table1_time(&mo, CS_allreduce, rows[2]->name, pbig, dense[z], &e6[z]) != 0) e6[z] = -1;
+    }
+    const double top = (double)(dense[NDENSE - 1] - dense[NDENSE - 2]);
+    const double g5 = 1e9 * (e5[NDENSE - 1] - e5[NDENSE - 2]) / top,
+                 g6 = 1e9 * (e6[NDENSE - 1] - e6[NDENSE - 2]) / top;
+    char cs_[512], ce[512];
+    int eq_cross = 0;
+    for (int z = 0; z < NDENSE; z++) eq_cross |= e5[z] > 0 && e6[z] > 0 && e5[z] < e6[z];
+    fprintf(f, "## The crossover at %d processes (the paper: ~2 KiB)\n\n", pbig);
+    if (q->no_sim)
+      fprintf(f, "- Simulated: not run (--no-sim).\n");
+    else
+      fprintf(f, "- Simulated at %d processes (%ld B to %ld B): %s.%s\n", psize, szs[0],
+              szs[nszs - 1], crossover(st[1], st[2], szs, nszs, cs_, sizeof cs_),
+              psize < pbig ? " (Not the paper's p: `--max-p 32768` simulates it.)" : "");
+    fprintf(f,
+            "- Modelled, eqs. 5 (SMP) and 6 (NAP) at %d processes (%ld B to %ld B, powers of "
+            "two): %s. At %ld MiB, eq. 5 grows by %.3f ns per byte and eq. 6 by %.3f.\n",
+            pbig, dense[0], dense[NDENSE - 1], crossover(e5, e6, dense, NDENSE, ce, sizeof ce),
+            dense[NDENSE - 1] >> 20, g5, g6);
+    fprintf(f,
+            "- The paper (Figs. 11, 14-15, 32768 processes): NAP ahead below ~2 KiB, SMP "
+            "ahead above.\n\n");
+    if (!eq_cross)
+      fprintf(
+          f,
+          "On this platform NAP's inter-node bytes (ppn / min(RN, ppn Rb) per byte in\n"
+          "ceil(log_ppn n) steps) cost less than SMP's (1 / Rb per byte in log2 n steps), so\n"
+          "eq. 6 stays below eq. 5 at every size; the paper's crossover at ~2 KiB likely comes\n"
+          "from the protocol switch of its fitted model (short, eager, rendezvous), which a\n"
+          "platform of one latency and one rate does not have (docs/nap.md, \"Why they\n"
+          "differ\").\n\n");
+    else
+      fprintf(f,
+              "Where the simulated and modelled crossovers differ from the paper's: docs/nap.md,\n"
+              "\"Why they differ\".\n\n");
+  }
+  if (!q->no_sim) {
     fprintf(f,
             "## SMPI's node-aware algorithms\n\n"
             "Run at every p above while a run took at most %.0f s of wall time (the cap).\n\n",

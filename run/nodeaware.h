@@ -22,7 +22,7 @@
 typedef struct {
   const char *dir; /* output directory */
   int quick;       /* ctest: models up to 1024 processes, simulation up to 64 */
-  int max_p;       /* largest p simulated (0: 4096; quick 64); a multiple of 16 */
+  int max_p;       /* largest p simulated (0: 32768; quick 64); a multiple of 16 */
   double cap;      /* wall seconds: a library row whose run took longer is not run at larger p */
   int no_sim;      /* 1: the models only (Figs. 10-11) */
 } cs_nodeaware_req;

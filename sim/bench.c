@@ -251,19 +251,23 @@ static const cs_algo_info *row_of(cs_coll coll, const char *name) {
 }
 
 /* The union of the flags of the run's algorithms (CS_NODE_AWARE: one reads
- * the kernel context; CS_NATIVE: one is the library's), but CS_NODES_ONLY
- * only if every node-aware one has it (then no lane communicators). */
-static unsigned algo_flags(const bench_opts *o) {
+ * the kernel context; CS_NATIVE: one is the library's), and in *need the
+ * union of the context communicators they read (cs_row_ctx_needs: no lane
+ * communicators for rows on node and leaders only, such as NAP and hier;
+ * the leaders' only where no row needs every lane). */
+static unsigned algo_flags(const bench_opts *o, int *need) {
   char *list = strdup(o->algos);
-  unsigned any = list ? 0 : ~0u, lanes = !list;
+  unsigned any = list ? 0 : ~0u;
+  *need = list ? 0 : CS_CTX_NODES | CS_CTX_LANES;
   for (char *save = NULL, *name = list ? strtok_r(list, ",", &save) : NULL; name;
        name = strtok_r(NULL, ",", &save)) {
     const cs_algo_info *a = row_of(o->coll, name);
     if (a) any |= a->flags;
-    if (a && (a->flags & CS_NODE_AWARE) && !(a->flags & CS_NODES_ONLY)) lanes = 1;
+    if (a) *need |= cs_row_ctx_needs(a);
   }
   free(list);
-  return lanes ? any & ~(unsigned)CS_NODES_ONLY : any;
+  if (*need & CS_CTX_LANES) *need &= ~CS_CTX_LEADERS;
+  return any;
 }
 
 /* One call of the collective with algorithm a on the prepared buffers. */
@@ -912,7 +916,8 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   cs_skip_compute = simulated;
   cs_shared_buffers = simulated;
   o.libop = o.op;
-  unsigned flags = algo_flags(&o);
+  int ctx_need = 0;
+  unsigned flags = algo_flags(&o, &ctx_need);
   o.any_lib = (flags & (CS_NATIVE | CS_INNER)) != 0;
   /* a real library pays for its work itself; collsim's kernels charge theirs */
   if (!simulated || !o.any_lib) o.lib_charge = 0;
@@ -948,11 +953,11 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
   /* The kernel context (node and lane structure) costs simulated time to
    * build: build it here, before anything is timed, so that the first timed
    * call does not pay for it (algos/ctx.h); only node-aware algorithms have
-   * one (CS_NODE_AWARE), and those that read only their node communicator
-   * get no lane communicators (CS_NODES_ONLY: memory that grows with p^2
-   * under SMPI). */
-  int lanes = flags & CS_NODES_ONLY ? 0 : CS_CTX_LANES;
-  if ((flags & CS_NODE_AWARE) && cs_ctx_prepare(comm, CS_CTX_NODES | lanes) != MPI_SUCCESS) {
+   * one (CS_NODE_AWARE), and only the communicators the rows read are made
+   * (cs_row_ctx_needs: NAP reads its node's, hier its node's and the
+   * leaders' lane; under SMPI every lane communicator costs memory that
+   * grows with p^2). */
+  if ((flags & CS_NODE_AWARE) && cs_ctx_prepare_root(comm, ctx_need, o.root) != MPI_SUCCESS) {
     if (r == 0) fprintf(stderr, "collsim bench: cannot build the kernel context\n");
     rc = 2;
   }
@@ -976,16 +981,17 @@ int cs_bench_main(int argc, char **argv, MPI_Comm comm) {
     for (int g = 0; P && rc == 0 && g < per_gap; g++) cs_probes_round(P, comm, 1);
   }
   cs_probes_close(P);
-  /* A row flagged CS_NODES_ONLY whose kernel made its lane communicator
-   * anyway made it after the preparation above, in a verification or a
-   * timed call (whose time then includes it): the flag is wrong. */
+  /* A row that reads no lane communicator (cs_row_ctx_needs) whose kernel
+   * made one anyway made it after the preparation above, in a verification
+   * or a timed call (whose time then includes it): its flags (CS_NODES_ONLY)
+   * or parts are wrong. */
   const cs_ctx *ctx = NULL;
-  if ((flags & CS_NODES_ONLY) && cs_ctx_get(comm, &ctx) == MPI_SUCCESS &&
-      ctx->lanecomm != MPI_COMM_NULL) {
+  if ((flags & CS_NODE_AWARE) && !(ctx_need & CS_CTX_LANES) &&
+      cs_ctx_get(comm, &ctx) == MPI_SUCCESS && ctx->lanecomm != MPI_COMM_NULL) {
     fprintf(stderr,
-            "collsim bench: rank %d: a row flagged CS_NODES_ONLY (algos/registry.def) made its "
-            "lane communicator in a verification or timed call, whose time may include it: "
-            "the row must not carry the flag\n",
+            "collsim bench: rank %d: a row that reads no lane communicator (CS_NODES_ONLY in "
+            "algos/registry.def, or a composition on node and leaders only) made one in a "
+            "verification or timed call, whose time may include it\n",
             r);
     rc = 2;
   }

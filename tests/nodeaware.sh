@@ -8,7 +8,7 @@
 #  - SMPI's rows (native:smp_rdb, lib:mpich, lib:mvapich2) have times;
 #  - the summary states the crossover and the pictures are drawn;
 #  - bad input is refused with a message naming what is valid.
-# The full study (about 20 minutes here): ./collsim nodeaware --out DIR
+# The full study (to 32768 processes, 21 minutes here): ./collsim nodeaware --out DIR
 # usage: nodeaware.sh CLI
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1 # cli, tmp, ok, bad, fail
 if ! "$cli" nodeaware --quick --out "$tmp/s" >/dev/null 2>"$tmp/err"; then
@@ -37,6 +37,10 @@ for a in native:smp_rdb lib:mpich lib:mvapich2; do
 done
 grep -q "Crossover" "$tmp/s/summary.md" && grep -q "SMP is ahead of NAP at" "$tmp/s/summary.md" &&
   ok "summary states the crossover" || bad "summary: no crossover"
+grep -q "^## The crossover at 1024 processes (the paper: ~2 KiB)" "$tmp/s/summary.md" &&
+  grep -q "^- Simulated at 64 processes (8 B to 4096 B): " "$tmp/s/summary.md" &&
+  grep -q "^- Modelled, eqs. 5 (SMP) and 6 (NAP) at 1024 processes" "$tmp/s/summary.md" &&
+  ok "summary: the crossover section, simulated and modelled" || bad "summary: no crossover section"
 if command -v gnuplot >/dev/null; then
   n=$(ls "$tmp/s/plots"/fig1[0-5].png 2>/dev/null | wc -l)
   [ "$n" = 6 ] && ok "six pictures" || bad "$n pictures"

@@ -84,5 +84,35 @@ int main(void) {
   expect(CS_reduce, C | N | I, "reduce:inner@node reduce:nosuch@leaders",
          WANT("reduce has no algorithm 'nosuch'", "valid: inner,"));
   expect(CS_allgather, 0, "allreduce:butterfly", WANT("no composition engine for allgather rows"));
+  /* The context's communicators a driver prepares (cs_row_ctx_needs): hier
+   * reads node and the leaders' lane only, lane every lane, NAP its node's,
+   * a row without a context none; a part on comm adds what its row reads. */
+  const int NODES = CS_CTX_NODES, LANES = CS_CTX_LANES, LEADERS = CS_CTX_LEADERS;
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_allreduce, "hier")), NODES | LEADERS,
+            "allreduce hier");
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_reduce, "hier")), NODES | LEADERS, "reduce hier");
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_bcast, "hier")), NODES | LEADERS, "bcast hier");
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_allreduce, "lane")), NODES | LANES, "allreduce lane");
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_allreduce, "nap")), NODES, "allreduce nap");
+  ASSERT_EQ(cs_row_ctx_needs(cs_algo_find(CS_allreduce, "butterfly")), 0, "allreduce butterfly");
+  const struct {
+    unsigned flags;
+    const char *parts;
+    int need;
+  } rows_need[] = {
+      {C | N,
+       "reduce:binomial@node allreduce:butterfly@lane allreduce:butterfly@leaders "
+       "bcast:binomial@node",
+       NODES | LANES},
+      {C | N, "allreduce:nap", NODES},
+      {C | N, "reduce:binomial@node allreduce:hier bcast:binomial@node", NODES | LEADERS},
+      {C | N, "bcast:binomial@leaders allreduce:lane", NODES | LANES},
+  };
+  for (size_t i = 0; i < sizeof rows_need / sizeof rows_need[0]; i++) {
+    /* index -1: not a registry row (the engine caches those by index) */
+    cs_algo_info a = {CS_allreduce,       "test",     "test", rows_need[i].flags, CS_F_none,
+                      rows_need[i].parts, "test row", -1};
+    ASSERT_EQ(cs_row_ctx_needs(&a), rows_need[i].need, "needs of \"%s\"", rows_need[i].parts);
+  }
   return cs_test_end();
 }

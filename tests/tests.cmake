@@ -123,7 +123,19 @@ add_test(NAME check_smpi_ppn4_1009 COMMAND ${CLI} check --np 7,12 --ppn 4 --comm
 # butterfly folds). The full matrix (issue 32; ppn 1, 2, 3, 4 ran in about 15
 # min on the shared machine, 2026-11-27; ppn 16 takes hours: 528 ranks, nap
 # and hier, counts 0, 1, 1009, int, double, vec, in place and not, 39 cases
-# passed in 8.6 min after the kernel context stopped splitting, h17):
+# passed in 8.6 min after the kernel context stopped splitting, h17; the check
+# harness's own library collectives are SMPI's default linear ones, whose
+# flows into one process make SimGrid's solver the cost at ppn 16: with them
+# at log-p algorithms, 64 and 100 nodes of 16 (1024, 1600 ranks, 39 cases
+# each) passed in 78 s and 145 s, h19, by smpirun directly (hier's inner
+# collectives, the library's, then run those algorithms too):
+#   smpirun -np 1024 -platform P.xml -hostfile P.hosts -no-privatize \
+#     --cfg=smpi/send-is-detached-thresh:0 --cfg=smpi/allgather:rdb \
+#     --cfg=smpi/reduce:binomial --cfg=smpi/bcast:binomial_tree \
+#     --cfg=smpi/allreduce:rdb --cfg=smpi/barrier:ompi_recursivedoubling \
+#     --cfg=smpi/gather:ompi_binomial build/collsim-smpi check --coll allreduce \
+#     --algo nap,hier --count 0,1,1009 --type int,double,vec --ppn 16
+#   with P from ./collsim platform maxrate --nodes 64 --ppn 16 --out P.xml --hostfile P.hosts):
 #   for n in 1 2 3 4 16; do ./collsim check --coll allreduce --algo nap,hier \
 #     --ppn $n --np $(seq -s, $n $n $((33 * n))),$((64 * n)),$((100 * n)) \
 #     --count 0,1,1009 --type int,double,vec,dsum,fsum,noncomm --jobs 1; done
@@ -443,6 +455,6 @@ add_test(NAME nap_formulas COMMAND test_nap_formulas check)
 # ./collsim nodeaware --quick (issue 32): the NAP seed's study at p <= 64 (models
 # to 1024): RD, SMP and NAP simulated on bluewaters equal their exact models,
 # SMPI's node-aware rows run, summary and pictures written (tests/nodeaware.sh).
-# The full study (about 20 minutes): ./collsim nodeaware --out DIR
+# The full study (to 32768 processes, 21 minutes): ./collsim nodeaware --out DIR
 add_test(NAME nodeaware COMMAND bash ${T}/nodeaware.sh ${CLI})
 set_tests_properties(nodeaware PROPERTIES TIMEOUT ${COLLSIM_HANG_GUARD})

@@ -33,9 +33,10 @@
  * The communicators: comm (the call's, the default), node (the processes of
  * my node), lane (one process per node, the same local rank on each: the
  * lane communicator), leaders (local rank 0 of every node, i.e. the lane
- * communicator of local rank 0; the other processes skip the part): those of
- * the kernel context (algos/ctx.h), so that a row naming node, lane or
- * leaders must be CS_NODE_AWARE, and a row naming only comm must not be (it
+ * communicator of local rank 0; the other processes skip the part; in a row
+ * with no part on lane the context's leaders' communicator, made by the
+ * leaders alone, cs_ctx_leaderscomm): those of the kernel context (algos/ctx.h), so that a row
+ * naming node, lane or leaders must be CS_NODE_AWARE, and a row naming only comm must not be (it
  * runs without a context, which costs every job a world reduction and a
  * split). On nodes that are not regular the context's fallback (node =
  * self, lane = a duplicate of comm, every process a leader) keeps every
@@ -702,6 +703,29 @@ static int parts_of(const cs_algo_info *a, part *pt, char *err, size_t len) {
   return n;
 }
 
+static int ctx_needs(const cs_algo_info *a, int depth) {
+  if (!a || !(a->flags & CS_NODE_AWARE)) return 0;
+  if (!a->parts[0]) return a->flags & CS_NODES_ONLY ? CS_CTX_NODES : CS_CTX_NODES | CS_CTX_LANES;
+  part pt[MAX_PARTS];
+  char err[512];
+  int n = parts_of(a, pt, err, sizeof err);
+  if (n < 0) return CS_CTX_NODES | CS_CTX_LANES; /* refused at the call; nothing to save */
+  static const int of_on[ON_N] = {0, CS_CTX_NODES, CS_CTX_LANES, CS_CTX_LEADERS};
+  int need = 0;
+  for (int i = 0; i < n; i++) {
+    need |= of_on[pt[i].on];
+    /* a part on comm that reads the context: what its row needs (parts on
+     * node, lane or leaders read none, check_row) */
+    const cs_algo_info *r = pt[i].row;
+    if (pt[i].inner && cs_inner_row(r->coll, &r, err, sizeof err)) r = NULL;
+    if (pt[i].on == ON_COMM && r && r != a)
+      need |= depth < MAX_PARTS ? ctx_needs(r, depth + 1) : CS_CTX_NODES | CS_CTX_LANES;
+  }
+  return need & CS_CTX_LANES ? need & ~CS_CTX_LEADERS : need;
+}
+
+int cs_row_ctx_needs(const cs_algo_info *a) { return ctx_needs(a, 0); }
+
 int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
   part pt[MAX_PARTS];
   char err[512] = "";
@@ -738,9 +762,13 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
   s.comm[ON_NODE] = s.comm[ON_LANE] = s.comm[ON_LEADERS] = MPI_COMM_NULL;
   if ((uses[ON_NODE] || uses[ON_LANE] || uses[ON_LEADERS]) && !ctx)
     return refuse(a, x->comm, "its parts need the kernel context, and none was given");
-  /* Both are made collectively on first use: every process asks. */
+  /* All are made collectively on first use: every process asks. A row on
+   * leaders but not on lane asks for the leaders' lane only (made by its
+   * members: ppn times fewer lane members under SMPI, ctx.h). */
   if (uses[ON_NODE]) CS_CHECK(cs_ctx_nodecomm(ctx, &s.comm[ON_NODE]));
-  if (uses[ON_LANE] || uses[ON_LEADERS]) CS_CHECK(cs_ctx_lanecomm(ctx, &s.comm[ON_LANE]));
+  if (uses[ON_LANE]) CS_CHECK(cs_ctx_lanecomm(ctx, &s.comm[ON_LANE]));
+  if (uses[ON_LEADERS] && !uses[ON_LANE])
+    CS_CHECK(cs_ctx_leaderscomm(ctx, s.root, &s.comm[ON_LEADERS]));
   if (ctx) {
     /* The root's place: regular nodes hold consecutive ranks; otherwise
      * every process is a node of its own (ctx.h). */
@@ -748,7 +776,8 @@ int cs_compose_run(const cs_algo_info *a, const cs_args *x, const cs_ctx *ctx) {
     s.rootnode = ctx->regular ? s.root / ctx->ppn : s.root;
     s.on_rootnode = ctx->node == s.rootnode;
   }
-  if (uses[ON_LEADERS] && ctx->local == s.rootlocal) s.comm[ON_LEADERS] = s.comm[ON_LANE];
+  if (uses[ON_LEADERS] && uses[ON_LANE] && ctx->local == s.rootlocal)
+    s.comm[ON_LEADERS] = s.comm[ON_LANE];
   int r;
   MPI_Comm_rank(x->comm, &r);
   int inplace = x->sendbuf == MPI_IN_PLACE;
