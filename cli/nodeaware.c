@@ -24,7 +24,7 @@ static void usage(FILE *f) {
           "              runs only what is missing\n"
           "  --max-p P   the largest p simulated, a multiple of 16 up to 32768 (default 32768,\n"
           "              the paper's: 21 minutes and 3.6 GB here, 9 of them at 32768 and 3\n"
-          "              at p <= 4096 (docs/nap.md))\n"
+          "              at p <= 4096; the node-aware allreduce page of docs/ has the figures)\n"
           "  --cap S     a library row whose run took more than S s of wall time is not run at\n"
           "              larger p (default 60)\n"
           "  --quick     models up to 1024 processes, simulations up to 64, two sizes (ctest)\n"

@@ -259,30 +259,30 @@ static const char *sizes_where(const double *t, const double *u, const double *v
   return k ? buf : "no size of the grid";
 }
 
-/* Where SMP overtakes NAP along the sizes (smp, nap: times, <= 0 where
+/* Where SMP overtakes NAP along the sizes (smp, tn: SMP's and NAP's times, <= 0 where
  * missing): a phrase in buf. */
-static const char *crossover(const double *smp, const double *nap, const long *sizes, int n,
+static const char *crossover(const double *smp, const double *tn, const long *sizes, int n,
                              char *buf, size_t len) {
   int first = -1, have = 0;
   for (int z = 0; z < n && first < 0; z++) {
-    if (!(smp[z] > 0 && nap[z] > 0)) continue;
+    if (!(smp[z] > 0 && tn[z] > 0)) continue;
     have = 1;
-    if (smp[z] < nap[z]) first = z;
+    if (smp[z] < tn[z]) first = z;
   }
   if (!have)
     snprintf(buf, len, "not measured");
   else if (first < 0)
     snprintf(buf, len, "none from %ld B to %ld B: NAP ahead of SMP at every size", sizes[0],
              sizes[n - 1]);
-  else if (first == 0 || !(nap[first - 1] > 0))
+  else if (first == 0 || !(tn[first - 1] > 0))
     snprintf(buf, len, "none: SMP ahead of NAP already at %ld B (%.2fx)", sizes[first],
-             nap[first] / smp[first]);
+             tn[first] / smp[first]);
   else
     snprintf(buf, len,
              "between %ld B and %ld B (NAP ahead at %ld B, SMP / NAP = %.2f; SMP ahead at %ld B, "
              "NAP / SMP = %.2f)",
-             sizes[first - 1], sizes[first], sizes[first - 1], smp[first - 1] / nap[first - 1],
-             sizes[first], nap[first] / smp[first]);
+             sizes[first - 1], sizes[first], sizes[first - 1], smp[first - 1] / tn[first - 1],
+             sizes[first], tn[first] / smp[first]);
   return buf;
 }
 
@@ -604,12 +604,14 @@ int cs_nodeaware_study(const cs_nodeaware_req *q) {
           "ceil(log_ppn n) steps) cost less than SMP's (1 / Rb per byte in log2 n steps), so\n"
           "eq. 6 stays below eq. 5 at every size; the paper's crossover at ~2 KiB likely comes\n"
           "from the protocol switch of its fitted model (short, eager, rendezvous), which a\n"
-          "platform of one latency and one rate does not have (docs/nap.md, \"Why they\n"
-          "differ\").\n\n");
+          "platform of one latency and one rate does not have (docs/%s.md, \"Why they\n"
+          "differ\").\n\n",
+          rows[2]->name);
     else
       fprintf(f,
-              "Where the simulated and modelled crossovers differ from the paper's: docs/nap.md,\n"
-              "\"Why they differ\".\n\n");
+              "Where the simulated and modelled crossovers differ from the paper's: docs/%s.md,\n"
+              "\"Why they differ\".\n\n",
+              rows[2]->name);
   }
   if (!q->no_sim) {
     fprintf(f,
