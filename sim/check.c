@@ -448,8 +448,15 @@ static const known_defect *find_inherited(cs_coll coll, int type) {
       continue;
     for (size_t i = 0; i < sizeof known_defects / sizeof known_defects[0]; i++)
       if (known_defects[i].smpi && known_defects[i].coll == uses[u].inner &&
-          !known_defects[i].algo && known_defects[i].type == type)
-        return &known_defects[i];
+          !known_defects[i].algo && known_defects[i].type == type) {
+        /* the same words for every process (they share this under SMPI) */
+        static known_defect inherited;
+        static char what[320];
+        snprintf(what, sizeof what, "called inside the decomposition: %s", known_defects[i].what);
+        inherited = known_defects[i];
+        inherited.what = what;
+        return &inherited;
+      }
   }
 #else
   (void)coll, (void)type;
