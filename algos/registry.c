@@ -38,14 +38,30 @@ size_t cs_algo_at_lib(const char *name, const char **sel) {
   return (size_t)(at - name);
 }
 
-const cs_algo_info *cs_algo_find(cs_coll coll, const char *name) {
-  size_t len = strcspn(name, ":");
-  if (name[len] == ':' && strncmp(name, "native", len) != 0) return NULL;
+const char *cs_algo_selector(const char *name) {
+  const char *sel;
+  if (cs_algo_at_lib(name, &sel)) return sel;
+  return strncmp(name, "lib:", 4) ? NULL : name + 4;
+}
+
+/* The row of coll named by the first len characters of name. */
+static const cs_algo_info *find_len(cs_coll coll, const char *name, size_t len) {
   for (int i = 0; i < cs_nalgos; i++)
     if (cs_algos[i].coll == coll && strlen(cs_algos[i].name) == len &&
         strncmp(cs_algos[i].name, name, len) == 0)
       return &cs_algos[i];
   return NULL;
+}
+
+const cs_algo_info *cs_algo_find(cs_coll coll, const char *name) {
+  size_t len = strcspn(name, ":");
+  if (name[len] == ':' && strncmp(name, "native", len) != 0) return NULL;
+  return find_len(coll, name, len);
+}
+
+const cs_algo_info *cs_algo_find_at_lib(cs_coll coll, const char *name) {
+  size_t len = cs_algo_at_lib(name, NULL);
+  return len ? find_len(coll, name, len) : NULL;
 }
 
 void cs_print_colls(FILE *f) {

@@ -112,6 +112,11 @@ int cs_algo_is_library(const char *algo);
  * decompositions would call that library. Returns the length of ROW and sets
  * *sel to SEL, or returns 0 if name has no "@lib:". */
 size_t cs_algo_at_lib(const char *name, const char **sel);
+/* The row ROW of a name ROW@lib:SEL (NULL: unknown, or no "@lib:"). */
+const cs_algo_info *cs_algo_find_at_lib(cs_coll coll, const char *name);
+/* The SMPI selector a name runs the library under: SEL of lib:SEL or of
+ * ROW@lib:SEL, else NULL. */
+const char *cs_algo_selector(const char *name);
 /* Writes the valid collective names, or the valid algorithm names of coll,
  * separated by ", ". */
 void cs_print_colls(FILE *f);

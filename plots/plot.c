@@ -451,13 +451,13 @@ static int plan_ratio(long g0, long g1, int speedup, const char *ref) {
   xset xs = {{0}, 0, 0};
   double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
   s0 = s1 = g0;
+  const char *ref_sel = speedup ? cs_algo_selector(ref) : NULL;
   while (next_series(g1, &s0, &s1)) {
     const char *a = T.recs[s0].s[1], *sel;
     if (s0 == b0 || (speedup && cs_algo_is_library(a))) continue;
     /* over lib:S, a decomposition with a library inside only with S's
      * (ROW@lib:S): each library against itself, as the paper pairs them */
-    if (speedup && cs_algo_at_lib(a, &sel) && !strncmp(ref, "lib:", 4) && strcmp(sel, ref + 4))
-      continue;
+    if (ref_sel && cs_algo_at_lib(a, &sel) && strcmp(sel, ref_sel)) continue;
     long k = 0;
     for (int pass = 0; pass < 2; pass++) {
       FILE *f = NULL;

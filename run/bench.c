@@ -349,9 +349,8 @@ static int sim_groups(const cs_bench_req *q) { return q->smpi && !q->stats; }
 
 /* The selector a ROW@lib:SEL name runs its inner collectives under, or "". */
 static const char *at_selector(const char *name) {
-  const char *sel = "";
-  cs_algo_at_lib(name, &sel);
-  return sel;
+  const char *sel = cs_algo_selector(name);
+  return sel ? sel : "";
 }
 
 /* A job of its own for algorithm name (one of q->algos) at the sizes left,
@@ -566,8 +565,7 @@ int cs_bench_run(cs_bench_req *q) {
       /* Every actor's stack guard page is one more memory map; thousands of
        * ranks with shared buffers run into vm.max_map_count without this. */
       if (q->np > 2048) cs_argv_add(&j->args, "--cfg=contexts/guard-size:0");
-      if (q->cfg && strstr(q->cfg, "smpi/coll-selector") &&
-          (!strncmp(name, "lib:", 4) || cs_algo_at_lib(name, NULL))) {
+      if (q->cfg && strstr(q->cfg, "smpi/coll-selector") && cs_algo_selector(name)) {
         fprintf(stderr,
                 "collsim bench: %s names SMPI's selector and --cfg sets smpi/coll-selector "
                 "too; name it once\n",
@@ -586,7 +584,7 @@ int cs_bench_run(cs_bench_req *q) {
       if (q->cfg) argv_add_words(&j->args, "", q->cfg);
       cs_argv_add(&j->args, "%s/collsim-smpi", cs_self_dir());
     } else {
-      if (!strncmp(name, "native:", 7) || !strncmp(name, "lib:", 4) || cs_algo_at_lib(name, NULL)) {
+      if (!strncmp(name, "native:", 7) || cs_algo_selector(name)) {
         fprintf(stderr, "collsim bench: %s selects an SMPI algorithm; with --backend mpi use %s\n",
                 name,
                 cs_algo_at_lib(name, NULL) ? "the row alone (it calls the real library inside)"
@@ -781,11 +779,8 @@ out:
 /* ROW@lib:SEL: ROW a row that calls collectives inside (CS_INNER), SEL one
  * of SMPI's selectors. 0, or -1 with a message. */
 static int check_at_lib(cs_coll coll, const char *a) {
-  const char *sel;
-  size_t len = cs_algo_at_lib(a, &sel);
-  char row[128];
-  snprintf(row, sizeof row, "%.*s", (int)(len < sizeof row ? len : sizeof row - 1), a);
-  const cs_algo_info *r = cs_algo_find(coll, row);
+  const char *sel = cs_algo_selector(a);
+  const cs_algo_info *r = cs_algo_find_at_lib(coll, a);
   if (!r || !(r->flags & CS_INNER)) {
     fprintf(stderr, "collsim: %s: ROW@lib:SEL needs a row of %s that calls collectives inside (", a,
             cs_colls[coll].name);

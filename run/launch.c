@@ -262,11 +262,9 @@ void cs_argv_smpirun(cs_argv *a, int np, const char *xml, const char *hosts, con
 int cs_argv_smpi_algo(cs_argv *a, int coll, const char *name, const char *cmd) {
   (void)cmd;
   if (cs_smpi_check_name(stderr, (cs_coll)coll, name)) return -1;
-  const char *sel;
-  if (cs_algo_at_lib(name, &sel))
+  const char *sel = cs_algo_selector(name);
+  if (sel)
     cs_argv_add(a, "--cfg=smpi/coll-selector:%s", sel);
-  else if (!strncmp(name, "lib:", 4))
-    cs_argv_add(a, "--cfg=smpi/coll-selector:%s", name + 4);
   else if (!strncmp(name, "native:", 7))
     cs_argv_add(a, "--cfg=smpi/%s:%s", cs_smpi_cfg_key((cs_coll)coll), name + 7);
   return 0;

@@ -130,9 +130,7 @@ void cs_map_defaults(cs_map_req *q) {
   q->jobs = 2;
 }
 
-static int is_library(const char *a) {
-  return !strncmp(a, "native", 6) || !strncmp(a, "lib:", 4) || cs_algo_at_lib(a, NULL);
-}
+static int is_library(const char *a) { return cs_algo_is_library(a) || cs_algo_at_lib(a, NULL); }
 
 /* The candidates: q's, checked, or every non-native row of the collective. */
 static int pick_candidates(map *m) {

@@ -241,12 +241,7 @@ static MPI_Op charged_op(MPI_Op op) { return op == bench_op ? bench_libop : op; 
 /* The registry row of a name of --algos: lib:SELECTOR runs the native row,
  * ROW@lib:SELECTOR the row ROW (smpirun was given the selector). */
 static const cs_algo_info *row_of(cs_coll coll, const char *name) {
-  char row[128];
-  size_t at = cs_algo_at_lib(name, NULL);
-  if (at && at < sizeof row) {
-    snprintf(row, sizeof row, "%.*s", (int)at, name);
-    return cs_algo_find(coll, row);
-  }
+  if (cs_algo_at_lib(name, NULL)) return cs_algo_find_at_lib(coll, name);
   return cs_algo_find(coll, strncmp(name, "lib:", 4) ? name : "native");
 }
 
@@ -266,8 +261,7 @@ static unsigned algo_flags(const bench_opts *o, int *need) {
     if (a) *need |= cs_row_ctx_needs(a);
   }
   free(list);
-  if (*need & CS_CTX_LANES) *need &= ~CS_CTX_LEADERS;
-  return any;
+  return any; /* LANES with LEADERS: cs_ctx_prepare_root makes the lanes only */
 }
 
 /* One call of the collective with algorithm a on the prepared buffers. */
